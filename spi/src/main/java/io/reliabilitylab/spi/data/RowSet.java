@@ -1,0 +1,44 @@
+package io.reliabilitylab.spi.data;
+
+import static org.apiguardian.api.API.Status.STABLE;
+
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * A table's rows as read at one consistent point, in no particular order (Iceberg reads are
+ * unsorted). May be opened more than once; each {@link #open()} reads it again.
+ */
+@API(status = STABLE)
+public interface RowSet {
+
+  /** The schema every row of this set has. */
+  TableSchema schema();
+
+  /** Where the rows come from, for evidence: {@code iceberg lab.orders_current @ snapshot 42}. */
+  String description();
+
+  /** Reads the rows; the caller closes the iterator. */
+  CloseableIterator<Row> open();
+
+  /** An in-memory row set. */
+  static RowSet of(TableSchema schema, String description, List<Row> rows) {
+    List<Row> copy = List.copyOf(rows);
+    return new RowSet() {
+      @Override
+      public TableSchema schema() {
+        return schema;
+      }
+
+      @Override
+      public String description() {
+        return description;
+      }
+
+      @Override
+      public CloseableIterator<Row> open() {
+        return CloseableIterator.of(copy);
+      }
+    };
+  }
+}

@@ -1,0 +1,37 @@
+package io.reliabilitylab.spi.pipeline;
+
+import static org.apiguardian.api.API.Status.STABLE;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apiguardian.api.API;
+
+/**
+ * The options a pipeline is created with (endpoints, intervals, table names) and a working
+ * directory it owns. Option keys are dotted lower case, e.g. {@code source.jdbc-url}.
+ *
+ * @param options the options, by key
+ * @param workDirectory a directory the pipeline may use and leaves behind for evidence
+ */
+@API(status = STABLE)
+public record PipelineConfig(Map<String, String> options, Path workDirectory) {
+
+  public PipelineConfig {
+    options = Collections.unmodifiableMap(new TreeMap<>(options));
+    Objects.requireNonNull(workDirectory, "workDirectory");
+  }
+
+  /** An option's value, if set. */
+  public Optional<String> option(String key) {
+    return Optional.ofNullable(options.get(key));
+  }
+
+  /** An option's value, or a default. */
+  public String option(String key, String defaultValue) {
+    return options.getOrDefault(key, defaultValue);
+  }
+}

@@ -1,0 +1,35 @@
+package io.reliabilitylab.spi.pipeline;
+
+import static org.apiguardian.api.API.Status.STABLE;
+
+import io.reliabilitylab.spi.Named;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * Creates a {@link PipelineUnderTest} by name ({@code direct}, {@code broker}, or a user's own).
+ * The harness cannot depend on pipelines, so it finds them with {@link java.util.ServiceLoader};
+ * register an implementation with {@code @AutoService(PipelineProvider.class)}.
+ */
+@API(status = STABLE)
+public interface PipelineProvider extends Named {
+
+  /** Option keys the pipeline cannot run without. */
+  default Set<String> requiredOptions() {
+    return Set.of();
+  }
+
+  /** Option keys the pipeline understands beyond the required ones. */
+  default Set<String> optionalOptions() {
+    return Set.of();
+  }
+
+  /**
+   * Starts the pipeline: its source, its job, its sinks. Returns once the job is running; the
+   * caller closes the result.
+   *
+   * @throws Exception when the pipeline cannot start; the message says what was wrong and what to
+   *     do
+   */
+  PipelineUnderTest start(PipelineConfig config) throws Exception;
+}

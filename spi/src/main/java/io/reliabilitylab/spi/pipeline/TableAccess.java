@@ -1,0 +1,30 @@
+package io.reliabilitylab.spi.pipeline;
+
+import static org.apiguardian.api.API.Status.STABLE;
+
+import io.reliabilitylab.spi.data.Changelog;
+import io.reliabilitylab.spi.data.RowSet;
+import java.util.List;
+import org.apiguardian.api.API;
+
+/** Reads the source table and the pipeline's sink tables for reconciliation. */
+@API(status = STABLE)
+public interface TableAccess extends PipelineCapability {
+
+  /** The source table at a consistent point. */
+  RowSet source() throws Exception;
+
+  /** The snapshots of a sink table, oldest first. */
+  List<SnapshotInfo> snapshots(String table) throws Exception;
+
+  /** The current table at a snapshot, with deletes applied. */
+  RowSet current(long snapshotId) throws Exception;
+
+  /** The changelog table at a snapshot. */
+  Changelog changelog(long snapshotId) throws Exception;
+
+  /** The names of the current and changelog tables, e.g. {@code orders_current}. */
+  String currentTable();
+
+  String changelogTable();
+}
