@@ -1,0 +1,166 @@
+package io.reliabilitylab.harness.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.harness.discovery.DiscoveryProblem;
+import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.spi.Named;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code reliability-lab list}: every discovered pipeline, fault and check, one line each. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    optionListHeading = "%nOptions:%n",
+    versionProvider = VersionProvider.class,
+    description = {
+      "Lists every discovered pipeline, fault and check, one line each.",
+      "",
+      "Plugins are found on the class path, grouped, each with its description; faults also"
+          + " show the pipeline capabilities they require. Add --json for a machine-readable"
+          + " listing.",
+      "Exits with 2 when a registered plugin is broken, badly named or shares its name with"
+          + " another (the problems are listed)."
+    })
+final class ListCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--json", description = "Print the listing as JSON.")
+  private boolean json;
+
+  private final ClassLoader pluginClassLoader;
+
+  ListCommand(ClassLoader pluginClassLoader) {
+    this.pluginClassLoader = pluginClassLoader;
+    // Picocli injects the spec before call(); this placeholder is never used.
+    this.spec = CommandSpec.create();
+  }
+
+  @Override
+  public Integer call() throws JsonProcessingException {
+    List<Group> groups =
+        List.of(
+            group("Pipelines", Plugins.pipelines(pluginClassLoader), plugin -> null),
+            group("Faults", Plugins.faults(pluginClassLoader), ListCommand::requirements),
+            group("Checks", Plugins.checks(pluginClassLoader), plugin -> null));
+    List<DiscoveryProblem> problems = new ArrayList<>();
+    groups.forEach(group -> problems.addAll(group.problems()));
+
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(toJson(groups, problems));
+    } else {
+      printText(out, groups);
+      if (!problems.isEmpty()) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            spec.qualifiedName()
+                + ": "
+                + problems.size()
+                + " problem(s) with the plugins on the class path:");
+        problems.forEach(problem -> err.println("  - " + problem.message()));
+      }
+    }
+    return problems.isEmpty() ? ExitCode.PASSED.code() : ExitCode.USAGE_OR_ENVIRONMENT.code();
+  }
+
+  private static void printText(PrintWriter out, List<Group> groups) {
+    boolean first = true;
+    for (Group group : groups) {
+      if (!first) {
+        out.println();
+      }
+      first = false;
+      if (group.entries().isEmpty()) {
+        out.println(group.title() + ": none found");
+        continue;
+      }
+      out.println(group.title() + " (" + group.entries().size() + "):");
+      int width = group.entries().stream().mapToInt(entry -> entry.name().length()).max().orElse(0);
+      for (Entry entry : group.entries()) {
+        StringBuilder line = new StringBuilder("  ").append(entry.name());
+        line.append(" ".repeat(width - entry.name().length() + 2)).append(entry.description());
+        List<String> requires = entry.requires();
+        if (requires != null) {
+          line.append("  ")
+              .append(
+                  requires.isEmpty()
+                      ? "(requires no capability)"
+                      : "(requires: " + String.join(", ", requires) + ")");
+        }
+        out.println(line);
+      }
+    }
+  }
+
+  private static String toJson(List<Group> groups, List<DiscoveryProblem> problems)
+      throws JsonProcessingException {
+    Map<String, Object> document = new LinkedHashMap<>();
+    for (Group group : groups) {
+      List<Map<String, Object>> entries = new ArrayList<>();
+      for (Entry entry : group.entries()) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("name", entry.name());
+        fields.put("description", entry.description());
+        List<String> requires = entry.requires();
+        if (requires != null) {
+          fields.put("required_capabilities", requires);
+        }
+        fields.put("class", entry.className());
+        entries.add(fields);
+      }
+      document.put(group.title().toLowerCase(Locale.ROOT), entries);
+    }
+    List<Map<String, String>> problemList = new ArrayList<>();
+    for (DiscoveryProblem problem : problems) {
+      problemList.add(
+          Map.of(
+              "kind", problem.kind(),
+              "reason", problem.reason().name().toLowerCase(Locale.ROOT),
+              "message", problem.message()));
+    }
+    document.put("problems", problemList);
+    return new ObjectMapper()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValueAsString(document);
+  }
+
+  private static <T extends Named> Group group(
+      String title, Plugins<T> plugins, Function<T, @Nullable List<String>> requires) {
+    List<Entry> entries = new ArrayList<>();
+    for (T plugin : plugins.all()) {
+      entries.add(
+          new Entry(
+              plugin.name(),
+              Errors.oneLine(plugin.description()),
+              requires.apply(plugin),
+              plugin.getClass().getName()));
+    }
+    return new Group(title, entries, plugins.problems());
+  }
+
+  private static List<String> requirements(FaultInjector fault) {
+    return fault.requiredCapabilities().stream().map(Class::getSimpleName).sorted().toList();
+  }
+
+  private record Group(String title, List<Entry> entries, List<DiscoveryProblem> problems) {}
+
+  private record Entry(
+      String name, String description, @Nullable List<String> requires, String className) {}
+}
