@@ -1,0 +1,9 @@
+/**
+ * The built-in {@link io.reliabilitylab.spi.check.ReconciliationCheck}s: snapshot diff, event-id
+ * audit, changelog completeness, duplicate keys and current/changelog consistency, all streaming
+ * over inputs sorted with bounded memory.
+ */
+@NullMarked
+package io.reliabilitylab.checks;
+
+import org.jspecify.annotations.NullMarked;
