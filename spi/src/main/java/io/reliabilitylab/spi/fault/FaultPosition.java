@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.fault;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where in the run a fault fires, in logical terms that replay exactly: never wall-clock time. Text
@@ -119,6 +120,7 @@ public sealed interface FaultPosition {
   /** Reads the text form; the message of a bad input lists the accepted forms. */
   static FaultPosition parse(String text) {
     String[] parts = text.trim().split(":");
+    @Nullable String reason = null;
     try {
       switch (parts[0]) {
         case "now":
@@ -150,13 +152,16 @@ public sealed interface FaultPosition {
         default:
           break;
       }
-    } catch (NumberFormatException e) {
-      // fall through to the message below
+    } catch (IllegalArgumentException e) {
+      // a number that does not parse or is out of range: say so below, with the accepted forms
+      reason = e instanceof NumberFormatException ? "not a number" : e.getMessage();
     }
     throw new IllegalArgumentException(
         "Unknown fault position '"
             + text
-            + "'; use now, after-event:K, at-checkpoint:N, around-commit:N:before-swap,"
+            + "'"
+            + (reason == null ? "" : " (" + reason + ")")
+            + "; use now, after-event:K, at-checkpoint:N, around-commit:N:before-swap,"
             + " around-commit:N:after-swap or snapshot-phase:K");
   }
 }
