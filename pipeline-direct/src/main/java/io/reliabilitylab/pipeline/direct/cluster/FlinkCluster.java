@@ -1,0 +1,68 @@
+package io.reliabilitylab.pipeline.direct.cluster;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.JobFailure;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Flink cluster the lab submits jobs to and watches through its REST API: an embedded MiniCluster
+ * ({@link MiniClusterRunner}) or a session cluster ({@link RestFlinkCluster}).
+ */
+@API(status = EXPERIMENTAL)
+public interface FlinkCluster extends AutoCloseable {
+
+  /** The cluster's REST endpoint. */
+  URI restAddress();
+
+  /** Builds and submits a job; returns when the cluster accepted it. */
+  default JobID submit(FlinkJob job) throws Exception {
+    return submit(job, null);
+  }
+
+  /** Builds and submits a job restored from a savepoint or retained checkpoint, if given. */
+  JobID submit(FlinkJob job, @Nullable String restorePath) throws Exception;
+
+  JobStatus status(JobID job) throws Exception;
+
+  /** How many times the job restarted (Flink's {@code numRestarts} metric). */
+  long restartCount(JobID job) throws Exception;
+
+  /** The job's exception history, oldest first. */
+  List<JobFailure> exceptionHistory(JobID job) throws Exception;
+
+  /** The checkpoints the cluster remembers for the job, oldest first. */
+  List<CheckpointInfo> checkpoints(JobID job) throws Exception;
+
+  void cancel(JobID job) throws Exception;
+
+  /** Stops the job with a savepoint in {@code directory} and returns the savepoint's path. */
+  String stopWithSavepoint(JobID job, Path directory) throws Exception;
+
+  /** Waits until the job and all its tasks run. */
+  void awaitRunning(JobID job, Duration timeout) throws Exception;
+
+  /** Waits for the first checkpoint triggered at or after {@code after} to complete. */
+  CheckpointInfo awaitCompletedCheckpointAfter(JobID job, Instant after, Duration timeout)
+      throws Exception;
+
+  /** Releases the client; a cluster this object started is stopped. */
+  @Override
+  void close();
+
+  /** Thrown by the awaiting methods when the deadline passes. */
+  static TimeoutException timeout(String what, Duration timeout, String lastSeen) {
+    return new TimeoutException(
+        "Waited " + timeout.toMillis() + " ms for " + what + "; last seen: " + lastSeen);
+  }
+}

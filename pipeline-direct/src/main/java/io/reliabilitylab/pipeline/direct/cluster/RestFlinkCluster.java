@@ -1,0 +1,302 @@
+package io.reliabilitylab.pipeline.direct.cluster;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.JobFailure;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
+import org.apache.flink.runtime.rest.messages.JobExceptionsHeaders;
+import org.apache.flink.runtime.rest.messages.JobExceptionsInfoWithHistory;
+import org.apache.flink.runtime.rest.messages.JobMessageParameters;
+import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointStatistics;
+import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatistics;
+import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatisticsHeaders;
+import org.apache.flink.runtime.rest.messages.job.JobDetailsHeaders;
+import org.apache.flink.runtime.rest.messages.job.JobDetailsInfo;
+import org.apache.flink.runtime.rest.messages.job.JobExceptionsMessageParameters;
+import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsHeaders;
+import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsMessageParameters;
+import org.apache.flink.runtime.rest.messages.job.metrics.Metric;
+import org.apache.flink.runtime.rest.messages.job.metrics.MetricCollectionResponseBody;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Flink session cluster reached by its REST address: jobs are built on a remote environment and
+ * watched through the REST API. The MiniCluster runner uses the same code against its own endpoint.
+ *
+ * <pre>{@code
+ * try (FlinkCluster cluster = RestFlinkCluster.connect(URI.create("http://flink:8081"))) {
+ *   JobID job = cluster.submit(DirectJob.create(config));
+ * }
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public class RestFlinkCluster implements FlinkCluster {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RestFlinkCluster.class);
+  private static final Duration POLL = Duration.ofMillis(50);
+  private static final long REQUEST_TIMEOUT_SECONDS = 30;
+
+  private final URI restAddress;
+  private final Configuration clientConfiguration;
+  private final RestClusterClient<StandaloneClusterId> client;
+  private final List<String> jars;
+
+  RestFlinkCluster(URI restAddress, Configuration clientConfiguration, List<String> jars)
+      throws Exception {
+    this.restAddress = restAddress;
+    this.clientConfiguration = clientConfiguration;
+    this.jars = List.copyOf(jars);
+    Configuration configuration = new Configuration(clientConfiguration);
+    configuration.set(RestOptions.ADDRESS, restAddress.getHost());
+    configuration.set(RestOptions.PORT, restAddress.getPort());
+    this.client = new RestClusterClient<>(configuration, StandaloneClusterId.getInstance());
+  }
+
+  /**
+   * Connects to a session cluster. {@code jars} are shipped with each job (the lab's jar with its
+   * dependencies); a cluster in this JVM needs none.
+   */
+  public static RestFlinkCluster connect(URI restAddress, String... jars) throws Exception {
+    Objects.requireNonNull(restAddress, "restAddress");
+    if (restAddress.getHost() == null || restAddress.getPort() < 0) {
+      throw new IllegalArgumentException(
+          "A Flink REST address needs a host and a port, e.g. http://localhost:8081, got "
+              + restAddress);
+    }
+    return new RestFlinkCluster(restAddress, new Configuration(), List.of(jars));
+  }
+
+  @Override
+  public URI restAddress() {
+    return restAddress;
+  }
+
+  /** The REST client, for requests this class does not wrap. */
+  public RestClusterClient<StandaloneClusterId> client() {
+    return client;
+  }
+
+  @Override
+  public JobID submit(FlinkJob job, @Nullable String restorePath) throws Exception {
+    Objects.requireNonNull(job, "job");
+    Configuration configuration = new Configuration(clientConfiguration);
+    if (restorePath != null) {
+      configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+    }
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createRemoteEnvironment(
+            restAddress.getHost(),
+            restAddress.getPort(),
+            configuration,
+            jars.toArray(String[]::new));
+    job.build(env);
+    JobClient jobClient = env.executeAsync(job.name());
+    LOG.info("Submitted job '{}' as {} to {}", job.name(), jobClient.getJobID(), restAddress);
+    return jobClient.getJobID();
+  }
+
+  @Override
+  public JobStatus status(JobID job) throws Exception {
+    return client.getJobStatus(job).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public long restartCount(JobID job) throws Exception {
+    JobMetricsMessageParameters parameters = new JobMetricsMessageParameters();
+    parameters.jobPathParameter.resolve(job);
+    parameters.metricsFilterParameter.resolve(List.of("numRestarts"));
+    MetricCollectionResponseBody body =
+        client
+            .sendRequest(
+                JobMetricsHeaders.getInstance(), parameters, EmptyRequestBody.getInstance())
+            .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    for (Metric metric : body.getMetrics()) {
+      if ("numRestarts".equals(metric.getId()) && metric.getValue() != null) {
+        return Long.parseLong(metric.getValue());
+      }
+    }
+    // The metric fetcher has not seen the job yet: count restarts from the exception history.
+    return exceptionHistory(job).size();
+  }
+
+  @Override
+  public List<JobFailure> exceptionHistory(JobID job) throws Exception {
+    JobExceptionsMessageParameters parameters = new JobExceptionsMessageParameters();
+    parameters.jobPathParameter.resolve(job);
+    JobExceptionsInfoWithHistory body =
+        client
+            .sendRequest(
+                JobExceptionsHeaders.getInstance(), parameters, EmptyRequestBody.getInstance())
+            .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    List<JobFailure> failures = new ArrayList<>();
+    for (JobExceptionsInfoWithHistory.RootExceptionInfo entry :
+        body.getExceptionHistory().getEntries()) {
+      failures.add(
+          new JobFailure(
+              Instant.ofEpochMilli(entry.getTimestamp()),
+              entry.getExceptionName(),
+              entry.getStacktrace(),
+              entry.getTaskName(),
+              entry.getEndpoint(),
+              entry.getTaskName() == null));
+    }
+    failures.sort(Comparator.comparing(JobFailure::at));
+    return failures;
+  }
+
+  @Override
+  public List<CheckpointInfo> checkpoints(JobID job) throws Exception {
+    CheckpointingStatisticsHeaders headers = CheckpointingStatisticsHeaders.getInstance();
+    JobMessageParameters parameters = headers.getUnresolvedMessageParameters();
+    parameters.jobPathParameter.resolve(job);
+    CheckpointingStatistics body =
+        client
+            .sendRequest(headers, parameters, EmptyRequestBody.getInstance())
+            .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    List<CheckpointInfo> checkpoints = new ArrayList<>();
+    for (CheckpointStatistics stats : body.getHistory()) {
+      checkpoints.add(toInfo(stats));
+    }
+    checkpoints.sort(Comparator.comparingLong(CheckpointInfo::id));
+    return checkpoints;
+  }
+
+  private static CheckpointInfo toInfo(CheckpointStatistics stats) {
+    CheckpointStatsStatus status = stats.getStatus();
+    Instant triggered = Instant.ofEpochMilli(stats.getTriggerTimestamp());
+    Instant finished =
+        status == CheckpointStatsStatus.IN_PROGRESS || stats.getLatestAckTimestamp() <= 0
+            ? null
+            : Instant.ofEpochMilli(stats.getLatestAckTimestamp());
+    String externalPath = null;
+    String failure = null;
+    if (stats instanceof CheckpointStatistics.CompletedCheckpointStatistics completed) {
+      externalPath = completed.getExternalPath();
+    } else if (stats instanceof CheckpointStatistics.FailedCheckpointStatistics failed) {
+      failure = failed.getFailureMessage();
+      finished = Instant.ofEpochMilli(failed.getFailureTimestamp());
+    }
+    return new CheckpointInfo(
+        stats.getId(),
+        status.name(),
+        triggered,
+        finished,
+        externalPath,
+        failure,
+        null,
+        stats.isSavepoint());
+  }
+
+  @Override
+  public void cancel(JobID job) throws Exception {
+    client.cancel(job).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String stopWithSavepoint(JobID job, Path directory) throws Exception {
+    String target = directory.toAbsolutePath().normalize().toUri().toString();
+    return client
+        .stopWithSavepoint(job, false, target, SavepointFormatType.CANONICAL)
+        .get(2 * REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void awaitRunning(JobID job, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "nothing";
+    while (System.nanoTime() < deadline) {
+      JobStatus status = status(job);
+      if (status.isGloballyTerminalState()) {
+        throw new IllegalStateException(
+            "Job " + job + " ended as " + status + " while the lab waited for it to run");
+      }
+      if (status == JobStatus.RUNNING) {
+        JobDetailsInfo details = details(job);
+        Collection<JobDetailsInfo.JobVertexDetailsInfo> vertices = details.getJobVertexInfos();
+        boolean allRunning =
+            vertices.stream()
+                .allMatch(
+                    v ->
+                        v.getExecutionState() == ExecutionState.RUNNING
+                            || v.getExecutionState() == ExecutionState.FINISHED);
+        if (allRunning) {
+          return;
+        }
+        last = "job RUNNING, tasks not all running";
+      } else {
+        last = "job " + status;
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+    throw FlinkCluster.timeout("job " + job + " to run", timeout, last);
+  }
+
+  private JobDetailsInfo details(JobID job) throws Exception {
+    JobDetailsHeaders headers = JobDetailsHeaders.getInstance();
+    JobMessageParameters parameters = headers.getUnresolvedMessageParameters();
+    parameters.jobPathParameter.resolve(job);
+    return client
+        .sendRequest(headers, parameters, EmptyRequestBody.getInstance())
+        .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public CheckpointInfo awaitCompletedCheckpointAfter(JobID job, Instant after, Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no checkpoint";
+    while (System.nanoTime() < deadline) {
+      List<CheckpointInfo> checkpoints = checkpoints(job);
+      for (CheckpointInfo checkpoint : checkpoints) {
+        if (checkpoint.completed()
+            && !checkpoint.savepoint()
+            && !checkpoint.triggeredAt().isBefore(after)) {
+          return checkpoint;
+        }
+      }
+      if (!checkpoints.isEmpty()) {
+        CheckpointInfo newest = checkpoints.get(checkpoints.size() - 1);
+        last = "checkpoint " + newest.id() + " " + newest.status();
+      }
+      JobStatus status = status(job);
+      if (status.isGloballyTerminalState()) {
+        throw new IllegalStateException(
+            "Job " + job + " ended as " + status + " while the lab waited for a checkpoint");
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+    throw FlinkCluster.timeout(
+        "a checkpoint of job " + job + " triggered after " + after, timeout, last);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

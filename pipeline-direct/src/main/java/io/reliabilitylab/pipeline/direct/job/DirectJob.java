@@ -1,0 +1,160 @@
+package io.reliabilitylab.pipeline.direct.job;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
+import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelopeDeserializer;
+import io.reliabilitylab.pipeline.direct.cluster.FlinkJob;
+import io.reliabilitylab.pipeline.direct.iceberg.IcebergWarehouse;
+import io.reliabilitylab.pipeline.direct.iceberg.OrdersTables;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
+import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.CheckpointConfig;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apiguardian.api.API;
+
+/**
+ * The direct pipeline's Flink job: Flink CDC's {@code MySqlSource} reads {@code db.orders}
+ * (snapshot, then binlog) into {@link ChangeEnvelope}s; one branch upserts {@code orders_current}
+ * on {@code order_id} (equality deletes), the other appends one {@code orders_changelog} row per
+ * envelope. Both Iceberg sinks commit on checkpoints, exactly once. The job knows nothing of the
+ * cluster it runs on.
+ *
+ * <pre>{@code
+ * DirectJob job = DirectJob.create(config);
+ * job.createTablesIfAbsent();
+ * JobID id = cluster.submit(job);
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class DirectJob implements FlinkJob {
+
+  private final DirectJobConfig config;
+
+  private DirectJob(DirectJobConfig config) {
+    this.config = config;
+  }
+
+  /** A job for a configuration. */
+  public static DirectJob create(DirectJobConfig config) {
+    return new DirectJob(Objects.requireNonNull(config, "config"));
+  }
+
+  public DirectJobConfig config() {
+    return config;
+  }
+
+  @Override
+  public String name() {
+    return config.jobName();
+  }
+
+  /** Creates the two Iceberg tables unless they exist. */
+  public void createTablesIfAbsent() {
+    try (IcebergWarehouse warehouse = IcebergWarehouse.open(config.warehouse())) {
+      warehouse.createOrdersTablesIfAbsent(config.namespace());
+    }
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env) {
+    createTablesIfAbsent();
+    configure(env);
+
+    DataStream<ChangeEnvelope> envelopes =
+        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "mysql-cdc " + tableName())
+            .uid(DirectJobConfig.SOURCE_UID)
+            .name("mysql-cdc " + tableName());
+
+    DataStream<RowData> currentRows =
+        envelopes
+            .flatMap(new CurrentRowsFunction())
+            .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
+            .uid("to-current-rows")
+            .name("envelope -> " + OrdersTables.CURRENT);
+    FlinkSink.forRowData(currentRows)
+        .tableLoader(tableLoader(OrdersTables.CURRENT))
+        .upsert(true)
+        .equalityFieldColumns(List.of("order_id"))
+        .uidPrefix(config.currentUidPrefix())
+        .writeParallelism(config.parallelism())
+        .append();
+
+    DataStream<RowData> changelogRows =
+        envelopes
+            .map(new ChangelogRowFunction())
+            .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
+            .uid("to-changelog-rows")
+            .name("envelope -> " + OrdersTables.CHANGELOG);
+    FlinkSink.forRowData(changelogRows)
+        .tableLoader(tableLoader(OrdersTables.CHANGELOG))
+        .uidPrefix(config.changelogUidPrefix())
+        .writeParallelism(config.parallelism())
+        .append();
+  }
+
+  private void configure(StreamExecutionEnvironment env) {
+    Configuration settings = new Configuration();
+    // A fixed delay: recovery time must not depend on how many faults came before.
+    settings.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    settings.set(
+        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, config.restartAttempts());
+    settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, config.restartDelay());
+    settings.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+    settings.set(
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+        config.checkpointDirectory().toAbsolutePath().normalize().toUri().toString());
+    env.configure(settings, DirectJob.class.getClassLoader());
+    env.setParallelism(config.parallelism());
+    env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    CheckpointConfig checkpoints = env.getCheckpointConfig();
+    checkpoints.setCheckpointTimeout(config.checkpointTimeout().toMillis());
+    checkpoints.setTolerableCheckpointFailureNumber(config.tolerableCheckpointFailures());
+    checkpoints.setExternalizedCheckpointRetention(
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+  }
+
+  private MySqlSource<ChangeEnvelope> source() {
+    return MySqlSource.<ChangeEnvelope>builder()
+        .hostname(config.sourceHost())
+        .port(config.sourcePort())
+        .databaseList(config.database())
+        .tableList(tableName())
+        .username(config.credentials().user())
+        .password(config.credentials().password())
+        .serverId(config.serverIdRange())
+        .serverTimeZone(config.serverTimeZone())
+        .splitSize(config.splitSize())
+        .startupOptions(StartupOptions.initial())
+        .deserializer(new ChangeEnvelopeDeserializer())
+        .build();
+  }
+
+  private TableLoader tableLoader(String table) {
+    CatalogLoader catalog =
+        CatalogLoader.hadoop(
+            IcebergWarehouse.CATALOG_NAME,
+            IcebergWarehouse.hadoopConfiguration(),
+            IcebergWarehouse.catalogProperties(config.warehouse()));
+    return TableLoader.fromCatalog(catalog, TableIdentifier.of(config.namespace(), table));
+  }
+
+  private String tableName() {
+    return config.database() + "." + config.table();
+  }
+}

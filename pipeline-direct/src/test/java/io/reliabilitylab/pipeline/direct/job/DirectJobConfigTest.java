@@ -1,0 +1,60 @@
+package io.reliabilitylab.pipeline.direct.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.reliabilitylab.harness.source.SourceDatabase;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DirectJobConfigTest {
+
+  private static final DirectJobConfig CONFIG =
+      DirectJobConfig.builder()
+          .source("127.0.0.1", 3307, "lab", new SourceDatabase.Credentials("cdc", "s3cret-pw"))
+          .warehouse(Path.of("/tmp/w"))
+          .checkpointDirectory(Path.of("/tmp/c"))
+          .build();
+
+  @Test
+  void theDefaultsCheckpointEverySecondAndRestartWithAFixedDelay() {
+    assertThat(CONFIG.checkpointInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(CONFIG.effectiveConfiguration())
+        .containsEntry("execution.checkpointing.mode", "EXACTLY_ONCE")
+        .containsEntry("restart-strategy.type", "fixed-delay")
+        .containsEntry("restart-strategy.fixed-delay.delay", "PT0.2S")
+        .containsEntry("sink.current.uid-prefix", "iceberg-orders-current")
+        .containsEntry("sink.changelog.uid-prefix", "iceberg-orders-changelog")
+        .containsEntry("source", "127.0.0.1:3307/lab.orders");
+  }
+
+  @Test
+  void neverShowsThePassword() {
+    assertThat(CONFIG.effectiveConfiguration().values()).noneMatch(v -> v.contains("s3cret-pw"));
+    assertThat(CONFIG.toString()).doesNotContain("s3cret-pw");
+  }
+
+  @Test
+  void toBuilderChangesOneSetting() {
+    DirectJobConfig changed = CONFIG.toBuilder().parallelism(1).build();
+
+    assertThat(changed.parallelism()).isEqualTo(1);
+    assertThat(changed.toBuilder().parallelism(CONFIG.parallelism()).build()).isEqualTo(CONFIG);
+  }
+
+  @Test
+  void refusesTheSameUidPrefixForBothSinks() {
+    assertThatThrownBy(
+            () -> CONFIG.toBuilder().changelogUidPrefix("iceberg-orders-current").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("different uid prefixes");
+  }
+
+  @Test
+  void refusesAMalformedServerIdRange() {
+    assertThatThrownBy(() -> CONFIG.toBuilder().serverIdRange("54x").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("5400-5409");
+  }
+}
