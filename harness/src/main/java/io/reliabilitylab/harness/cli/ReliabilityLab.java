@@ -5,7 +5,9 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.secrets.LabLogging;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -68,7 +70,7 @@ public final class ReliabilityLab {
   public int execute(String... args) {
     Objects.requireNonNull(args, "args");
     try {
-      return commandLine().execute(args);
+      return commandLine(List.of(args)).execute(args);
     } catch (RuntimeException e) {
       // picocli reports through the handlers below; this catches failures of the handlers' setup.
       err.println(NAME + ": " + Errors.oneLine(e));
@@ -79,9 +81,13 @@ public final class ReliabilityLab {
     }
   }
 
-  CommandLine commandLine() {
+  CommandLine commandLine(List<String> arguments) {
     CommandLine commandLine = new CommandLine(new LabCommand());
     commandLine.addSubcommand(new ListCommand(pluginClassLoader));
+    List<String> invocation = new ArrayList<>();
+    invocation.add(NAME);
+    invocation.addAll(arguments);
+    commandLine.addSubcommand(new RunCommand(pluginClassLoader, invocation));
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(e));

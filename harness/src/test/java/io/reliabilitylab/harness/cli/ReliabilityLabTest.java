@@ -86,7 +86,7 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: unknown command 'lits'; the commands are: list. Did you mean"
+              "reliability-lab: unknown command 'lits'; the commands are: list, run. Did you mean"
                   + " 'list'? See 'reliability-lab --help'.");
     }
 
@@ -135,7 +135,7 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: no command given; the commands are: list. See 'reliability-lab"
+              "reliability-lab: no command given; the commands are: list, run. See 'reliability-lab"
                   + " --help'.");
     }
 

@@ -2,7 +2,9 @@ package io.reliabilitylab.spi.pipeline;
 
 import static org.apiguardian.api.API.Status.STABLE;
 
+import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.Changelog;
+import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.RowSet;
 import java.util.List;
 import org.apiguardian.api.API;
@@ -22,6 +24,21 @@ public interface TableAccess extends PipelineCapability {
 
   /** The changelog table at a snapshot. */
   Changelog changelog(long snapshotId) throws Exception;
+
+  /**
+   * Whether the changelog at a snapshot holds an event with this event id: how the lab measures
+   * catch-up. Implementations should push the filter down (file statistics) instead of scanning.
+   */
+  default boolean changelogContains(long snapshotId, long eventId) throws Exception {
+    try (CloseableIterator<ChangeEvent> events = changelog(snapshotId).open()) {
+      while (events.hasNext()) {
+        if (events.next().eventId() == eventId) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
 
   /** The names of the current and changelog tables, e.g. {@code orders_current}. */
   String currentTable();

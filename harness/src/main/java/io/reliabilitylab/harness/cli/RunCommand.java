@@ -1,0 +1,222 @@
+package io.reliabilitylab.harness.cli;
+
+import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
+import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
+import io.reliabilitylab.harness.record.RunRecord;
+import io.reliabilitylab.harness.secrets.Redactor;
+import io.reliabilitylab.harness.source.EmbeddedMariaDb;
+import io.reliabilitylab.harness.source.ExternalDatabase;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code reliability-lab run}: one scenario through the lab's lifecycle, with a run record. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    optionListHeading = "%nOptions:%n",
+    versionProvider = VersionProvider.class,
+    description = {
+      "Runs a pipeline through the lab: starts the source (an embedded MariaDB unless"
+          + " --source-jdbc-url is given), starts the pipeline, writes a seeded workload, awaits"
+          + " catch-up by measurement, reconciles source and sink with every discovered check, and"
+          + " writes a run record (JSON) into --out.",
+      "Exit code: 0 passed, 1 a check failed, 2 usage or environment error, 3 inconclusive."
+    })
+final class RunCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--pipeline",
+      defaultValue = "direct",
+      description = "The pipeline to run, by name (see 'list'). Default: ${DEFAULT-VALUE}.")
+  private String pipeline = "direct";
+
+  @Option(
+      names = "--faults",
+      defaultValue = "none",
+      description =
+          "Faults to inject: 'none', 'all' or a comma-separated list of names (see 'list')."
+              + " Default: ${DEFAULT-VALUE}.")
+  private String faults = "none";
+
+  @Option(
+      names = "--events",
+      defaultValue = "2000",
+      description = "Change events the seeded workload writes. Default: ${DEFAULT-VALUE}.")
+  private int events = 2000;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description =
+          "Workload seed; the same seed gives the same workload. Default: ${DEFAULT-VALUE}.")
+  private long seed = 42;
+
+  @Option(
+      names = "--out",
+      defaultValue = "lab-runs",
+      description = "Directory for run records and each run's files. Default: ${DEFAULT-VALUE}.")
+  private Path out = Path.of("lab-runs");
+
+  @Option(
+      names = "--source-jdbc-url",
+      description =
+          "An existing MySQL 8 / MariaDB to capture, e.g. jdbc:mysql://db:3306/lab; by default"
+              + " the lab starts an embedded MariaDB.")
+  private @Nullable String sourceJdbcUrl;
+
+  @Option(names = "--source-user", description = "User for --source-jdbc-url.")
+  private @Nullable String sourceUser;
+
+  @Option(
+      names = "--source-password",
+      arity = "0..1",
+      interactive = true,
+      description = "Password for --source-jdbc-url (asked for when given without a value).")
+  private char @Nullable [] sourcePassword;
+
+  @Option(
+      names = "--checkpoint-interval",
+      defaultValue = "1s",
+      converter = DurationConverter.class,
+      description = "Flink checkpoint interval, e.g. 1s or 500ms. Default: ${DEFAULT-VALUE}.")
+  private Duration checkpointInterval = Duration.ofSeconds(1);
+
+  @Option(names = "--parallelism", description = "Job parallelism (default: the pipeline's own).")
+  private @Nullable Integer parallelism;
+
+  @Option(
+      names = "--flink-rest-address",
+      description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
+  private @Nullable String flinkRestAddress;
+
+  @Option(
+      names = "--catch-up-timeout",
+      defaultValue = "120s",
+      converter = DurationConverter.class,
+      description = "How long the sink may take to hold the last event. Default: ${DEFAULT-VALUE}.")
+  private Duration catchUpTimeout = Duration.ofSeconds(120);
+
+  private final ClassLoader pluginClassLoader;
+  private final List<String> commandLine;
+
+  RunCommand(ClassLoader pluginClassLoader, List<String> commandLine) {
+    this.pluginClassLoader = pluginClassLoader;
+    this.commandLine = commandLine;
+    // Picocli injects the spec before call(); this placeholder is never used.
+    this.spec = CommandSpec.create();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (events < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--events must be >= 0, got " + events + ".");
+    }
+    Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
+    pipelines.get(pipeline);
+    List<FaultInjector> selectedFaults =
+        "none".equals(faults) ? List.of() : Plugins.faults(pluginClassLoader).select(faults);
+    if (!selectedFaults.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "faults are injected by the fault suite, which this build does not have yet; run with"
+              + " --faults none.");
+    }
+    PrintWriter printer = spec.commandLine().getOut();
+    try (SourceDatabase source = openSource()) {
+      ScenarioRunner runner =
+          new ScenarioRunner(
+              source,
+              out,
+              pipelines.all(),
+              Plugins.checks(pluginClassLoader).requireNoProblems().all(),
+              commandLine,
+              Clock.systemUTC());
+      ScenarioPlan plan =
+          new ScenarioPlan(
+              pipeline,
+              "baseline",
+              seed,
+              events,
+              options(),
+              Duration.ofSeconds(60),
+              catchUpTimeout);
+      printer.printf(
+          "Running %s on %s (%s), %d events, seed %d ...%n",
+          pipeline, source.kind(), source.jdbcUrl(), events, seed);
+      printer.flush();
+      RunRecord record = runner.run(plan);
+      print(printer, record);
+      return record.summary().exitCode().code();
+    }
+  }
+
+  private java.util.Map<String, String> options() {
+    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+    options.put(LabOptions.CHECKPOINT_INTERVAL_MS, Long.toString(checkpointInterval.toMillis()));
+    if (parallelism != null) {
+      options.put(LabOptions.PARALLELISM, parallelism.toString());
+    }
+    if (flinkRestAddress != null) {
+      options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
+    }
+    return options;
+  }
+
+  private SourceDatabase openSource() {
+    if (sourceJdbcUrl == null) {
+      if (sourceUser != null || sourcePassword != null) {
+        throw new ParameterException(
+            spec.commandLine(), "--source-user and --source-password need --source-jdbc-url.");
+      }
+      return EmbeddedMariaDb.start();
+    }
+    if (sourceUser == null) {
+      throw new ParameterException(spec.commandLine(), "--source-jdbc-url needs --source-user.");
+    }
+    String password = sourcePassword == null ? "" : new String(sourcePassword);
+    Redactor.register(password);
+    return ExternalDatabase.of(sourceJdbcUrl, sourceUser, password);
+  }
+
+  private static void print(PrintWriter printer, RunRecord record) {
+    printer.printf("%nRun %s: %s%n", record.runId(), record.summary().verdict());
+    List<String> lines = new ArrayList<>();
+    for (CheckResult check : record.checks()) {
+      lines.add(String.format("  %-30s %-12s %s", check.check(), check.verdict(), check.summary()));
+    }
+    lines.forEach(printer::println);
+    if (record.summary().error() != null) {
+      printer.println("  error: " + record.summary().error());
+    }
+    record
+        .timings()
+        .forEach((phase, took) -> printer.printf("  %-12s %6d ms%n", phase, took.toMillis()));
+    printer.printf("Record: %s.json%n", record.runId());
+    printer.flush();
+    if (record.summary().exitCode() == ExitCode.PASSED) {
+      return;
+    }
+    record.summary().reasons().forEach(reason -> printer.println("  - " + reason));
+  }
+}

@@ -1,0 +1,100 @@
+package io.reliabilitylab.harness.lifecycle;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.TableAccess;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Waits, by measurement and never by a fixed sleep, until both sink tables hold the workload: the
+ * changelog's latest snapshot holds the last written event, and the current table has a snapshot
+ * committed by the same checkpoint or a later one.
+ */
+@API(status = EXPERIMENTAL)
+public final class CatchUp {
+
+  /** How often the tables are looked at: far below a checkpoint interval, far above a scan. */
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private CatchUp() {}
+
+  /**
+   * The snapshots both tables were caught up at.
+   *
+   * @param changelog the changelog snapshot that holds the last event
+   * @param current the current-table snapshot committed by that checkpoint or a later one
+   * @param reachedAt when catch-up was observed
+   */
+  public record Point(SnapshotInfo changelog, SnapshotInfo current, Instant reachedAt) {
+    /** The checkpoint the comparison is made at. */
+    public @Nullable Long checkpointId() {
+      return changelog.committedCheckpointId();
+    }
+  }
+
+  /**
+   * Waits until the tables hold {@code lastEventId}, or, for an empty workload, until both tables
+   * have committed a snapshot.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
+   */
+  public static Point await(
+      TableAccess tables, @Nullable Long lastEventId, Duration timeout, Clock clock)
+      throws Exception {
+    Instant deadline = clock.instant().plus(timeout);
+    String progress = "no snapshot committed yet";
+    while (true) {
+      Optional<SnapshotInfo> changelog = latest(tables.snapshots(tables.changelogTable()));
+      Optional<SnapshotInfo> current = latest(tables.snapshots(tables.currentTable()));
+      if (changelog.isPresent() && current.isPresent()) {
+        SnapshotInfo cl = changelog.get();
+        SnapshotInfo cur = current.get();
+        boolean holdsLast =
+            lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
+        boolean currentAligned = checkpointOf(cur) >= checkpointOf(cl);
+        if (holdsLast && currentAligned) {
+          return new Point(cl, cur, clock.instant());
+        }
+        progress =
+            tables.changelogTable()
+                + " at snapshot "
+                + cl.snapshotId()
+                + " (checkpoint "
+                + cl.committedCheckpointId()
+                + (holdsLast ? ", holds" : ", lacks")
+                + " event "
+                + lastEventId
+                + "), "
+                + tables.currentTable()
+                + " at snapshot "
+                + cur.snapshotId()
+                + " (checkpoint "
+                + cur.committedCheckpointId()
+                + ")";
+      }
+      if (clock.instant().isAfter(deadline)) {
+        throw new WaitTimedOutException(
+            "The sink did not catch up within " + timeout.toSeconds() + " s: " + progress);
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private static Optional<SnapshotInfo> latest(List<SnapshotInfo> snapshots) {
+    return snapshots.isEmpty()
+        ? Optional.empty()
+        : Optional.of(snapshots.get(snapshots.size() - 1));
+  }
+
+  private static long checkpointOf(SnapshotInfo snapshot) {
+    Long id = snapshot.committedCheckpointId();
+    return id == null ? Long.MIN_VALUE : id;
+  }
+}

@@ -1,0 +1,65 @@
+package io.reliabilitylab.harness.lifecycle;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apiguardian.api.API;
+
+/**
+ * One scenario to run: which pipeline, which seeded workload, extra pipeline options and the
+ * deadlines of its waits.
+ *
+ * <p>{@code ScenarioPlan.of("direct", "baseline", 42, 2_000)}
+ *
+ * @param pipeline the pipeline provider's name
+ * @param scenario the scenario's name, e.g. {@code baseline}
+ * @param seed the workload seed
+ * @param events how many change events the workload writes
+ * @param options pipeline options beyond the ones the harness sets ({@link LabOptions})
+ * @param startTimeout deadline for the job to run and complete a first checkpoint
+ * @param catchUpTimeout deadline for the sink to hold the last written event
+ */
+@API(status = EXPERIMENTAL)
+public record ScenarioPlan(
+    String pipeline,
+    String scenario,
+    long seed,
+    int events,
+    Map<String, String> options,
+    Duration startTimeout,
+    Duration catchUpTimeout) {
+
+  public ScenarioPlan {
+    Objects.requireNonNull(pipeline, "pipeline");
+    Objects.requireNonNull(scenario, "scenario");
+    if (events < 0) {
+      throw new IllegalArgumentException("--events must be >= 0, got " + events);
+    }
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+    Objects.requireNonNull(startTimeout, "startTimeout");
+    Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
+  }
+
+  /** A plan with default deadlines (60 s to start, 120 s to catch up) and no extra options. */
+  public static ScenarioPlan of(String pipeline, String scenario, long seed, int events) {
+    return new ScenarioPlan(
+        pipeline,
+        scenario,
+        seed,
+        events,
+        Map.of(),
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(120));
+  }
+
+  /** A copy with one more pipeline option. */
+  public ScenarioPlan withOption(String key, String value) {
+    Map<String, String> copy = new LinkedHashMap<>(options);
+    copy.put(key, value);
+    return new ScenarioPlan(pipeline, scenario, seed, events, copy, startTimeout, catchUpTimeout);
+  }
+}

@@ -1,0 +1,344 @@
+package io.reliabilitylab.harness.lifecycle;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.checks.SnapshotDiffCheck;
+import io.reliabilitylab.harness.oracle.Expectation;
+import io.reliabilitylab.harness.oracle.Oracle;
+import io.reliabilitylab.harness.record.Diagnostics;
+import io.reliabilitylab.harness.record.EnvironmentInfo;
+import io.reliabilitylab.harness.record.RunId;
+import io.reliabilitylab.harness.record.RunRecord;
+import io.reliabilitylab.harness.record.RunRecordWriter;
+import io.reliabilitylab.harness.record.ScenarioInfo;
+import io.reliabilitylab.harness.source.CdcPrerequisites;
+import io.reliabilitylab.harness.source.OrdersTable;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.harness.source.SourceNotReadyException;
+import io.reliabilitylab.harness.source.SourceRowReader;
+import io.reliabilitylab.harness.source.WorkloadWriter;
+import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.harness.workload.WorkloadConfig;
+import io.reliabilitylab.harness.workload.WorkloadGenerator;
+import io.reliabilitylab.spi.check.CheckContext;
+import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.Evidence;
+import io.reliabilitylab.spi.check.ReconciliationCheck;
+import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.TableAccess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one scenario through the lifecycle of the lab: reset the source table, check the source's
+ * CDC prerequisites, start the pipeline and await it running with a completed checkpoint, write the
+ * seeded workload, await catch-up by measurement, reconcile with every check, and write the run
+ * record. Faults are injected between the baseline and the final reconciliation by the fault suite,
+ * which builds on this runner.
+ *
+ * <p>The runner never throws for a pipeline that misbehaves: a timeout becomes a failed {@code
+ * catch-up} check with a diagnostic dump in the record, a source that is not ready becomes a usage
+ * or environment error. One runner, with one source database, serves many scenarios.
+ */
+@API(status = EXPERIMENTAL)
+public final class ScenarioRunner {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ScenarioRunner.class);
+
+  private final SourceDatabase source;
+  private final Path outDirectory;
+  private final List<PipelineProvider> pipelines;
+  private final List<ReconciliationCheck> checks;
+  private final List<String> command;
+  private final Clock clock;
+
+  /**
+   * @param source the source database, started by the caller and reused across scenarios
+   * @param outDirectory where run records and each run's own files go
+   * @param pipelines the discovered pipeline providers
+   * @param checks the checks to run after catch-up
+   * @param command the command line that started the lab, for the record (secrets are masked)
+   */
+  public ScenarioRunner(
+      SourceDatabase source,
+      Path outDirectory,
+      List<PipelineProvider> pipelines,
+      List<ReconciliationCheck> checks,
+      List<String> command,
+      Clock clock) {
+    this.source = source;
+    this.outDirectory = outDirectory;
+    this.pipelines = List.copyOf(pipelines);
+    this.checks = List.copyOf(checks);
+    this.command = List.copyOf(command);
+    this.clock = clock;
+  }
+
+  /** Runs the scenario and writes its record into the output directory; returns the record. */
+  public RunRecord run(ScenarioPlan plan) throws Exception {
+    Instant started = clock.instant();
+    String runId = RunId.next(started);
+    Path runDirectory = Files.createDirectories(outDirectory.resolve(runId));
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed()));
+    Expectation expected = Oracle.expect(workload);
+    RunRecord.Builder record =
+        RunRecord.builder(runId, started)
+            .command(command)
+            .environment(EnvironmentInfo.capture(source.kind(), false))
+            .scenario(
+                ScenarioInfo.of(plan.pipeline(), plan.scenario(), plan.seed(), plan.events(), 0)
+                    .withWorkloadDigest(workload.digest()))
+            .claimBoundary(claimBoundary(plan))
+            .stackVersion("source", serverVersion())
+            .configuration("source.kind", source.kind())
+            .configuration("source.jdbc-url", source.jdbcUrl());
+    try {
+      runPipeline(plan, runDirectory, workload, expected, record);
+    } catch (SourceNotReadyException e) {
+      record.error(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      record.error("interrupted");
+    } catch (Exception e) {
+      LOG.debug("Scenario {} stopped", plan.scenario(), e);
+      record.error(oneLine(e));
+    }
+    RunRecord done = record.finishedAt(clock.instant()).build();
+    new RunRecordWriter(outDirectory).write(done);
+    return done;
+  }
+
+  private void runPipeline(
+      ScenarioPlan plan,
+      Path runDirectory,
+      Workload workload,
+      Expectation expected,
+      RunRecord.Builder record)
+      throws Exception {
+    OrdersTable table = OrdersTable.in(source);
+    table.reset();
+    CdcPrerequisites.verify(source);
+    PipelineProvider provider = provider(plan.pipeline());
+    Map<String, String> options =
+        new LinkedHashMap<>(LabOptions.of(source, table.name(), runDirectory));
+    options.putAll(plan.options());
+
+    Instant startAt = clock.instant();
+    try (PipelineUnderTest pipeline = provider.start(new PipelineConfig(options, runDirectory))) {
+      record
+          .configuration(pipeline.effectiveConfiguration())
+          .stackVersions(pipeline.stackVersions());
+      record.configuration("delivery.semantics", pipeline.semantics().name());
+      JobControl job = require(pipeline, JobControl.class);
+      TableAccess tables = require(pipeline, TableAccess.class);
+      try {
+        job.awaitRunning(plan.startTimeout());
+        job.awaitCompletedCheckpointAfter(clock.instant(), plan.startTimeout());
+        record.timing("start", Duration.between(startAt, clock.instant()));
+        if (job.restartCount() != 0) {
+          record.error("the job restarted " + job.restartCount() + " times before any fault");
+          return;
+        }
+
+        Instant writeAt = clock.instant();
+        WorkloadWriter.to(source).write(workload);
+        record.timing("workload", Duration.between(writeAt, clock.instant()));
+
+        Instant catchUpAt = clock.instant();
+        CatchUp.Point point;
+        try {
+          point =
+              CatchUp.await(
+                  tables,
+                  expected.lastWrittenEventId().isPresent()
+                      ? expected.lastWrittenEventId().getAsLong()
+                      : null,
+                  plan.catchUpTimeout(),
+                  clock);
+        } catch (WaitTimedOutException e) {
+          record.check(
+              CheckResult.failed(
+                  "catch-up",
+                  e.getMessage(),
+                  Evidence.builder()
+                      .fact("timeout_s", Long.toString(plan.catchUpTimeout().toSeconds()))
+                      .build()));
+          record.diagnostics(diagnostics(e.getMessage(), job, tables));
+          return;
+        }
+        record.timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
+        // The workload is complete and the sink holds its last event: the sink reached the
+        // source's position as it is now.
+        record.sourcePosition(SourcePositions.current(source).orElse(null));
+
+        Instant reconcileAt = clock.instant();
+        reconcile(pipeline.semantics(), tables, point, expected, runDirectory, record);
+        record.timing("reconcile", Duration.between(reconcileAt, clock.instant()));
+        record.snapshots(allSnapshots(tables));
+      } catch (Exception e) {
+        record.diagnostics(diagnostics(oneLine(e), job, tables));
+        throw e;
+      }
+    }
+  }
+
+  private void reconcile(
+      DeliverySemantics semantics,
+      TableAccess tables,
+      CatchUp.Point point,
+      Expectation expected,
+      Path runDirectory,
+      RunRecord.Builder record)
+      throws Exception {
+    Path spill = Files.createDirectories(runDirectory.resolve("spill"));
+    RowSet sourceRows = SourceRowReader.orders(source);
+    // The lab checks itself first: the source must hold what the oracle expects, or every later
+    // verdict would compare against a wrong reference.
+    CheckResult sourceMatchesOracle =
+        new SnapshotDiffCheck()
+            .check(
+                CheckContext.builder(semantics)
+                    .expectedCurrent(expected.current())
+                    .actualCurrent(sourceRows)
+                    .workDirectory(spill)
+                    .build());
+    if (sourceMatchesOracle.verdict() != Verdict.PASSED) {
+      record.error(
+          "the source table does not hold the workload the oracle expects ("
+              + sourceMatchesOracle.summary()
+              + "): another writer changed it, or the source is misconfigured");
+      return;
+    }
+    CheckContext context =
+        CheckContext.builder(semantics)
+            .expectedCurrent(sourceRows)
+            .actualCurrent(tables.current(point.current().snapshotId()))
+            .expectedChangelog(expected.changelog())
+            .actualChangelog(tables.changelog(point.changelog().snapshotId()))
+            .checkpointId(point.checkpointId())
+            .workDirectory(spill)
+            .build();
+    for (ReconciliationCheck check : checks) {
+      CheckResult result = check.check(context);
+      record.check(result);
+      if (check.name().equals("snapshot-diff")) {
+        record.snapshotDiffCount(result.evidence().count("diff_count"));
+      }
+    }
+  }
+
+  private Diagnostics diagnostics(String reason, JobControl job, TableAccess tables) {
+    Diagnostics.Builder dump = Diagnostics.builder(reason, clock.instant());
+    try {
+      dump.jobState(job.state())
+          .exceptionHistory(job.exceptionHistory())
+          .lastCheckpoints(last(job.checkpoints(), 10))
+          .detail("job_id", job.jobId())
+          .detail("restart_count", job.restartCount());
+    } catch (RuntimeException e) {
+      dump.detail("job", "unavailable: " + oneLine(e));
+    }
+    try {
+      dump.lastSnapshots(last(allSnapshots(tables), 10));
+    } catch (Exception e) {
+      dump.detail("snapshots", "unavailable: " + oneLine(e));
+    }
+    try {
+      dump.sourcePosition(SourcePositions.current(source).orElse(null));
+    } catch (Exception e) {
+      dump.detail("source_position", "unavailable: " + oneLine(e));
+    }
+    return dump.build();
+  }
+
+  private static List<SnapshotInfo> allSnapshots(TableAccess tables) throws Exception {
+    List<SnapshotInfo> all = new ArrayList<>(tables.snapshots(tables.currentTable()));
+    all.addAll(tables.snapshots(tables.changelogTable()));
+    return all;
+  }
+
+  private static <T> List<T> last(List<T> items, int count) {
+    return items.subList(Math.max(0, items.size() - count), items.size());
+  }
+
+  private PipelineProvider provider(String name) {
+    for (PipelineProvider provider : pipelines) {
+      if (provider.name().equals(name)) {
+        return provider;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Unknown pipeline '"
+            + name
+            + "'; available: "
+            + pipelines.stream().map(PipelineProvider::name).sorted().toList());
+  }
+
+  private static <T extends PipelineCapability> T require(
+      PipelineUnderTest pipeline, Class<T> capability) {
+    return pipeline
+        .capability(capability)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "Pipeline "
+                        + pipeline.name()
+                        + " does not offer "
+                        + capability.getSimpleName()
+                        + ", which the lab needs to run a scenario"));
+  }
+
+  private @Nullable String serverVersion() {
+    try {
+      return source.serverVersion();
+    } catch (Exception e) {
+      return "unknown (" + oneLine(e) + ")";
+    }
+  }
+
+  private static String claimBoundary(ScenarioPlan plan) {
+    return "Shows that pipeline '"
+        + plan.pipeline()
+        + "' delivered a seeded workload of "
+        + plan.events()
+        + " changes (seed "
+        + plan.seed()
+        + ") from the source into both sink tables, reconciled at one checkpoint; without"
+        + " injected faults it proves nothing about recovery.";
+  }
+
+  static String oneLine(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return root == e
+        ? message
+        : message
+            + " (caused by "
+            + root.getClass().getSimpleName()
+            + ": "
+            + root.getMessage()
+            + ")";
+  }
+}
