@@ -1,0 +1,113 @@
+package io.reliabilitylab.pipeline.direct;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import com.google.auto.service.AutoService;
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.pipeline.direct.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.direct.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.direct.job.DirectJob;
+import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.apache.flink.api.common.JobID;
+import org.apiguardian.api.API;
+
+/**
+ * The {@code direct} reference pipeline: MySQL/MariaDB binlog → Flink CDC → Flink → Iceberg {@code
+ * orders_current} (upsert) and {@code orders_changelog} (append). Runs on an embedded MiniCluster
+ * unless {@code flink.rest-address} names a session cluster.
+ */
+@API(status = EXPERIMENTAL)
+@AutoService(PipelineProvider.class)
+public final class DirectPipelineProvider implements PipelineProvider {
+
+  /** How long start() waits for the job to run and the binlog reader to connect. */
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  @Override
+  public String name() {
+    return "direct";
+  }
+
+  @Override
+  public String description() {
+    return "MySQL/MariaDB binlog -> Flink CDC -> Flink -> Iceberg orders_current (upsert) and"
+        + " orders_changelog (append), exactly-once";
+  }
+
+  @Override
+  public Set<String> requiredOptions() {
+    return Set.of(
+        LabOptions.SOURCE_HOST,
+        LabOptions.SOURCE_PORT,
+        LabOptions.SOURCE_DATABASE,
+        LabOptions.SOURCE_USER,
+        LabOptions.SOURCE_PASSWORD,
+        LabOptions.WAREHOUSE_PATH,
+        LabOptions.CHECKPOINTS_PATH);
+  }
+
+  @Override
+  public Set<String> optionalOptions() {
+    return Set.of(
+        LabOptions.SOURCE_TABLE,
+        LabOptions.CHECKPOINT_INTERVAL_MS,
+        LabOptions.PARALLELISM,
+        LabOptions.FLINK_REST_ADDRESS);
+  }
+
+  @Override
+  public PipelineUnderTest start(PipelineConfig config) throws Exception {
+    for (String key : requiredOptions()) {
+      if (config.option(key).isEmpty()) {
+        throw new IllegalArgumentException(
+            "The direct pipeline needs option '" + key + "'; required: " + requiredOptions());
+      }
+    }
+    DirectJobConfig jobConfig = jobConfig(config);
+    FlinkCluster cluster =
+        config.option(LabOptions.FLINK_REST_ADDRESS).isPresent()
+            ? RestFlinkCluster.connect(
+                URI.create(config.option(LabOptions.FLINK_REST_ADDRESS).get()))
+            : MiniClusterRunner.start(MiniClusterSettings.defaults());
+    try {
+      DirectJob job = DirectJob.create(jobConfig);
+      JobID jobId = cluster.submit(job);
+      DirectPipeline pipeline = new DirectPipeline(cluster, job, jobId, config);
+      pipeline.awaitStreaming(START_TIMEOUT);
+      return pipeline;
+    } catch (Exception e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  static DirectJobConfig jobConfig(PipelineConfig config) {
+    DirectJobConfig.Builder builder =
+        DirectJobConfig.builder()
+            .source(
+                config.option(LabOptions.SOURCE_HOST).orElseThrow(),
+                Integer.parseInt(config.option(LabOptions.SOURCE_PORT).orElseThrow()),
+                config.option(LabOptions.SOURCE_DATABASE).orElseThrow(),
+                new SourceDatabase.Credentials(
+                    config.option(LabOptions.SOURCE_USER).orElseThrow(),
+                    config.option(LabOptions.SOURCE_PASSWORD).orElseThrow()))
+            .table(config.option(LabOptions.SOURCE_TABLE, "orders"))
+            .warehouse(Path.of(config.option(LabOptions.WAREHOUSE_PATH).orElseThrow()))
+            .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
+    config
+        .option(LabOptions.CHECKPOINT_INTERVAL_MS)
+        .ifPresent(ms -> builder.checkpointInterval(Duration.ofMillis(Long.parseLong(ms))));
+    config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
+    return builder.build();
+  }
+}
