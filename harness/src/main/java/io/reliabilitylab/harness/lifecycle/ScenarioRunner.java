@@ -43,6 +43,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -115,6 +116,17 @@ public final class ScenarioRunner {
       runPipeline(plan, runDirectory, workload, expected, record);
     } catch (SourceNotReadyException e) {
       record.error(e.getMessage());
+    } catch (TimeoutException e) {
+      // The pipeline did not start streaming in time: a failure of the pipeline, not of the lab.
+      String message = oneLine(e);
+      record.check(CheckResult.failed("start", message, Evidence.NONE));
+      Diagnostics.Builder dump = Diagnostics.builder(message, clock.instant());
+      try {
+        dump.sourcePosition(SourcePositions.current(source).orElse(null));
+      } catch (Exception unavailable) {
+        dump.detail("source_position", "unavailable: " + oneLine(unavailable));
+      }
+      record.diagnostics(dump.build());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       record.error("interrupted");
@@ -175,14 +187,7 @@ public final class ScenarioRunner {
                   plan.catchUpTimeout(),
                   clock);
         } catch (WaitTimedOutException e) {
-          record.check(
-              CheckResult.failed(
-                  "catch-up",
-                  e.getMessage(),
-                  Evidence.builder()
-                      .fact("timeout_s", Long.toString(plan.catchUpTimeout().toSeconds()))
-                      .build()));
-          record.diagnostics(diagnostics(e.getMessage(), job, tables));
+          timedOut(record, "catch-up", e.getMessage(), plan.catchUpTimeout(), job, tables);
           return;
         }
         record.timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
@@ -194,6 +199,8 @@ public final class ScenarioRunner {
         reconcile(pipeline.semantics(), tables, point, expected, runDirectory, record);
         record.timing("reconcile", Duration.between(reconcileAt, clock.instant()));
         record.snapshots(allSnapshots(tables));
+      } catch (TimeoutException e) {
+        timedOut(record, "start", oneLine(e), plan.startTimeout(), job, tables);
       } catch (Exception e) {
         record.diagnostics(diagnostics(oneLine(e), job, tables));
         throw e;
@@ -244,6 +251,25 @@ public final class ScenarioRunner {
         record.snapshotDiffCount(result.evidence().count("diff_count"));
       }
     }
+  }
+
+  /**
+   * A wait passed its deadline: the pipeline failed to do what it must in time, so the run fails
+   * (exit code 1) with a failed lifecycle check and a diagnostic dump.
+   */
+  private void timedOut(
+      RunRecord.Builder record,
+      String phase,
+      String message,
+      Duration deadline,
+      JobControl job,
+      TableAccess tables) {
+    record.check(
+        CheckResult.failed(
+            phase,
+            message,
+            Evidence.builder().fact("deadline_s", Long.toString(deadline.toSeconds())).build()));
+    record.diagnostics(diagnostics(message, job, tables));
   }
 
   private Diagnostics diagnostics(String reason, JobControl job, TableAccess tables) {
