@@ -171,6 +171,12 @@ final class SimulatedPipeline implements PipelineUnderTest, FaultPoints, JobCont
   }
 
   @Override
+  public Changelog changelogAppended(
+      @org.jspecify.annotations.Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
+    return changelog(toSnapshotInclusive);
+  }
+
+  @Override
   public String currentTable() {
     return "orders_current";
   }

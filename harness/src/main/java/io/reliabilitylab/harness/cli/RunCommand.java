@@ -6,9 +6,6 @@ import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
 import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.secrets.Redactor;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
-import io.reliabilitylab.harness.source.ExternalDatabase;
 import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -22,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -77,22 +75,7 @@ final class RunCommand implements Callable<Integer> {
       description = "Directory for run records and each run's files. Default: ${DEFAULT-VALUE}.")
   private Path out = Path.of("lab-runs");
 
-  @Option(
-      names = "--source-jdbc-url",
-      description =
-          "An existing MySQL 8 / MariaDB to capture, e.g. jdbc:mysql://db:3306/lab; by default"
-              + " the lab starts an embedded MariaDB.")
-  private @Nullable String sourceJdbcUrl;
-
-  @Option(names = "--source-user", description = "User for --source-jdbc-url.")
-  private @Nullable String sourceUser;
-
-  @Option(
-      names = "--source-password",
-      arity = "0..1",
-      interactive = true,
-      description = "Password for --source-jdbc-url (asked for when given without a value).")
-  private char @Nullable [] sourcePassword;
+  @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
   @Option(
       names = "--checkpoint-interval",
@@ -143,7 +126,7 @@ final class RunCommand implements Callable<Integer> {
               + " --faults none.");
     }
     PrintWriter printer = spec.commandLine().getOut();
-    try (SourceDatabase source = openSource()) {
+    try (SourceDatabase source = sourceOptions.open()) {
       ScenarioRunner runner =
           new ScenarioRunner(
               source,
@@ -181,22 +164,6 @@ final class RunCommand implements Callable<Integer> {
       options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
     }
     return options;
-  }
-
-  private SourceDatabase openSource() {
-    if (sourceJdbcUrl == null) {
-      if (sourceUser != null || sourcePassword != null) {
-        throw new ParameterException(
-            spec.commandLine(), "--source-user and --source-password need --source-jdbc-url.");
-      }
-      return EmbeddedMariaDb.start();
-    }
-    if (sourceUser == null) {
-      throw new ParameterException(spec.commandLine(), "--source-jdbc-url needs --source-user.");
-    }
-    String password = sourcePassword == null ? "" : new String(sourcePassword);
-    Redactor.register(password);
-    return ExternalDatabase.of(sourceJdbcUrl, sourceUser, password);
   }
 
   private static void print(PrintWriter printer, RunRecord record) {

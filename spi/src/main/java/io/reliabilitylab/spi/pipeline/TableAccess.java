@@ -8,6 +8,7 @@ import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.RowSet;
 import java.util.List;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /** Reads the source table and the pipeline's sink tables for reconciliation. */
 @API(status = STABLE)
@@ -39,6 +40,14 @@ public interface TableAccess extends PipelineCapability {
     }
     return false;
   }
+
+  /**
+   * The changelog rows appended by the snapshots after {@code fromSnapshotExclusive} (null: from
+   * the table's first snapshot) up to and including {@code toSnapshotInclusive}: which commit made
+   * an event visible, for latency measurement. Implementations read only the appended files.
+   */
+  Changelog changelogAppended(@Nullable Long fromSnapshotExclusive, long toSnapshotInclusive)
+      throws Exception;
 
   /** The names of the current and changelog tables, e.g. {@code orders_current}. */
   String currentTable();
