@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -208,6 +209,12 @@ class ScenarioRunnerIT {
 
     @Override
     public Changelog changelog(long snapshotId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Changelog changelogAppended(
+      @Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
       throw new UnsupportedOperationException();
     }
 
