@@ -1,0 +1,209 @@
+package io.reliabilitylab.faults;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import com.google.auto.service.AutoService;
+import io.reliabilitylab.spi.fault.FaultContext;
+import io.reliabilitylab.spi.fault.FaultHandle;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.fault.FaultSpec;
+import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.JobState;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.SavepointControl;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code savepoint-restore}: the job is stopped with a savepoint and restored from it, under a new
+ * job id, with a different parallelism.
+ *
+ * <p>Parameter {@code parallelism}: the restored job's parallelism; by default the current one (the
+ * pipeline's {@code parallelism.default}) plus one, capped at the slots the pipeline reports
+ * ({@code taskmanager.numberOfTaskSlots} times {@code taskmanager.count}, else the processors), or
+ * one less when already at the cap, or 1.
+ *
+ * <p>Proof: the savepoint path exists (checked for local paths), the job id changed to the restored
+ * job's and that job is running.
+ */
+@API(status = EXPERIMENTAL)
+@AutoService(FaultInjector.class)
+public final class SavepointRestoreInjector extends BuiltInFault {
+
+  /** The spec parameter setting the restored job's parallelism. */
+  public static final String PARALLELISM = "parallelism";
+
+  @Override
+  public String name() {
+    return "savepoint-restore";
+  }
+
+  @Override
+  public String description() {
+    return "Stops the job with a savepoint and restores it under a new job id with a different"
+        + " parallelism";
+  }
+
+  @Override
+  public Set<Class<? extends PipelineCapability>> requiredCapabilities() {
+    return Set.of(JobControl.class, SavepointControl.class);
+  }
+
+  @Override
+  public Set<FaultPosition.Kind> supportedPositions() {
+    return EnumSet.of(FaultPosition.Kind.NOW);
+  }
+
+  @Override
+  Map<String, String> parameters() {
+    return Map.of(PARALLELISM, "the restored job's parallelism (default: a different one)");
+  }
+
+  @Override
+  FaultHandle start(FaultContext context, PipelineView view) throws Exception {
+    FaultSpec spec = context.spec();
+    SavepointControl savepoints =
+        context.pipeline().capability(SavepointControl.class).orElseThrow();
+    Map<String, String> configuration = context.pipeline().effectiveConfiguration();
+    int current = intSetting(configuration, "parallelism.default").orElse(1);
+    int target = targetParallelism(spec, current, slots(configuration));
+    Observation baseline = view.observe();
+    String path = savepoints.stopWithSavepoint(context.timeout());
+    Instant stoppedAt = context.clock().instant();
+    Map<String, String> details = new LinkedHashMap<>();
+    details.put("savepoint_path", path);
+    details.put("stopped_at", stoppedAt.toString());
+    details.put("parallelism_before", Integer.toString(current));
+    details.put("parallelism_after", Integer.toString(target));
+    AtomicReference<@Nullable String> restoredJob = new AtomicReference<>();
+    @Nullable String restoreProblem = null;
+    try {
+      restoredJob.set(savepoints.restore(path, target));
+      details.put("restored_job_id", restoredJob.get());
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      // the job is stopped: hand out a handle that says so and restores it on close
+      restoreProblem = "restoring from " + path + " failed: " + e;
+      details.put("restore_problem", e.toString());
+    }
+    String problem = restoreProblem;
+    return FaultRun.builder(context, view, baseline)
+        .what("stopped with a savepoint and restored at parallelism " + target)
+        .details(details)
+        .proof(
+            problem != null
+                ? (before, now) -> Verdict.refuted(problem)
+                : restored(path, restoredJob.get(), stoppedAt))
+        .healing(
+            () -> {
+              if (restoredJob.get() == null) {
+                restoredJob.set(savepoints.restore(path, current));
+              }
+            },
+            false)
+        .build();
+  }
+
+  private static ProofRule restored(String path, @Nullable String restoredJob, Instant stoppedAt) {
+    return (baseline, now) -> {
+      if (now.jobId().equals(baseline.jobId())) {
+        return Verdict.pending("the job id is still " + baseline.jobId());
+      }
+      if (restoredJob != null && !now.jobId().equals(restoredJob)) {
+        return Verdict.refuted(
+            "the pipeline runs job " + now.jobId() + ", not the restored job " + restoredJob);
+      }
+      if (now.state() != JobState.RUNNING) {
+        return Verdict.pending("restored job " + now.jobId() + " is " + now.state());
+      }
+      Optional<String> exists = savepointExists(path);
+      if (exists.isEmpty()) {
+        return Verdict.refuted("the savepoint path " + path + " does not exist");
+      }
+      List<String> proofs =
+          List.of(
+              "the job was stopped with savepoint " + path + " (" + exists.get() + ")",
+              "the job id changed from " + baseline.jobId() + " to " + now.jobId(),
+              "the restored job " + now.jobId() + " is RUNNING");
+      return Verdict.proven(
+          stoppedAt, proofs, Map.of("job_id_before", baseline.jobId(), "new_job_id", now.jobId()));
+    };
+  }
+
+  /** How the savepoint's existence was established, or empty when it does not exist. */
+  static Optional<String> savepointExists(String path) {
+    Path local = null;
+    try {
+      if (path.startsWith("file:")) {
+        local = Path.of(URI.create(path));
+      } else if (!path.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
+        local = Path.of(path);
+      }
+    } catch (IllegalArgumentException e) {
+      local = null;
+    }
+    if (local == null) {
+      return Optional.of("remote path, reported by the pipeline; existence not checked");
+    }
+    return Files.exists(local) ? Optional.of("exists on the local disk") : Optional.empty();
+  }
+
+  private static int targetParallelism(FaultSpec spec, int current, int cap) {
+    String wanted = spec.parameters().get(PARALLELISM);
+    if (wanted != null) {
+      try {
+        int parallelism = Integer.parseInt(wanted.trim());
+        if (parallelism >= 1) {
+          return parallelism;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the message below
+      }
+      throw new IllegalArgumentException(
+          "Parameter parallelism of "
+              + spec.id()
+              + " is '"
+              + wanted
+              + "'; use a whole number >= 1, e.g. parallelism=2");
+    }
+    if (current < cap) {
+      return current + 1;
+    }
+    return Math.max(1, current - 1);
+  }
+
+  private static int slots(Map<String, String> configuration) {
+    Optional<Integer> perTaskManager = intSetting(configuration, "taskmanager.numberOfTaskSlots");
+    if (perTaskManager.isPresent()) {
+      return perTaskManager.get() * intSetting(configuration, "taskmanager.count").orElse(1);
+    }
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
+  }
+
+  private static Optional<Integer> intSetting(Map<String, String> configuration, String key) {
+    String value = configuration.get(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    try {
+      int parsed = Integer.parseInt(value.trim());
+      return parsed >= 1 ? Optional.of(parsed) : Optional.empty();
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+}

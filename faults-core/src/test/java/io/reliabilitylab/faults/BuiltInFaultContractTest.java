@@ -1,0 +1,150 @@
+package io.reliabilitylab.faults;
+
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.fault.FaultSpec;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+
+/** Every built-in fault, and each of its variants, keeps the testkit's contract. */
+class BuiltInFaultContractTest {
+
+  @Nested
+  class TaskFailure extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskFailureInjector();
+    }
+  }
+
+  @Nested
+  class TaskFailureWithReplacementBefore extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskFailureInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return withParameters(super.spec(injector), Map.of("replacement", "before"));
+    }
+  }
+
+  @Nested
+  class TaskException extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskExceptionInjector();
+    }
+  }
+
+  @Nested
+  class TaskExceptionInTheSnapshotPhase extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskExceptionInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return at(super.spec(injector), new FaultPosition.SnapshotPhase(20));
+    }
+  }
+
+  @Nested
+  class TaskExceptionAtACheckpoint extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskExceptionInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return at(super.spec(injector), new FaultPosition.AtCheckpoint(2));
+    }
+  }
+
+  @Nested
+  class CoordinatorFailure extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CoordinatorFailureInjector();
+    }
+  }
+
+  @Nested
+  class CheckpointFailureToleratedAsync extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+  }
+
+  @Nested
+  class CheckpointFailureExpired extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return withParameters(super.spec(injector), Map.of("variant", "expired"));
+    }
+  }
+
+  @Nested
+  class CheckpointFailureRestartSync extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return withParameters(super.spec(injector), Map.of("variant", "restart-sync"));
+    }
+  }
+
+  @Nested
+  class SavepointRestore extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SavepointRestoreInjector();
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureBeforeSwap extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return at(super.spec(injector), new FaultPosition.AroundCommit(2, false));
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureAfterSwap extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return at(super.spec(injector), new FaultPosition.AroundCommit(2, true));
+    }
+  }
+
+  static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {
+    return new FaultSpec(spec.id(), spec.fault(), spec.position(), parameters);
+  }
+
+  static FaultSpec at(FaultSpec spec, FaultPosition position) {
+    return new FaultSpec(spec.id(), spec.fault(), position, spec.parameters());
+  }
+}
