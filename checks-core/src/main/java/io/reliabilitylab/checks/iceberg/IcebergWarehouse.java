@@ -1,0 +1,141 @@
+package io.reliabilitylab.checks.iceberg;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apiguardian.api.API;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Iceberg Hadoop catalog on a local directory: opens, creates and loads tables. Closing it
+ * releases the catalog; the files stay.
+ *
+ * <pre>{@code
+ * try (IcebergWarehouse warehouse = IcebergWarehouse.open(Path.of("target/warehouse"))) {
+ *   warehouse.createOrdersTablesIfAbsent(OrdersTables.NAMESPACE);
+ *   Table current = warehouse.load(TableIdentifier.of("lab", OrdersTables.CURRENT));
+ * }
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class IcebergWarehouse implements AutoCloseable {
+
+  /** The catalog name used by the lab (and by the job's catalog loader). */
+  public static final String CATALOG_NAME = "lab";
+
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergWarehouse.class);
+
+  private final Path directory;
+  private final HadoopCatalog catalog;
+
+  private IcebergWarehouse(Path directory, HadoopCatalog catalog) {
+    this.directory = directory;
+    this.catalog = catalog;
+  }
+
+  /** Opens (and creates, if absent) a warehouse directory. */
+  public static IcebergWarehouse open(Path directory) {
+    Objects.requireNonNull(directory, "directory");
+    Path absolute = directory.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(absolute);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot create the Iceberg warehouse directory " + absolute + ": check its permissions",
+          e);
+    }
+    HadoopCatalog catalog = new HadoopCatalog();
+    catalog.setConf(hadoopConfiguration());
+    catalog.initialize(CATALOG_NAME, catalogProperties(absolute));
+    return new IcebergWarehouse(absolute, catalog);
+  }
+
+  /** The catalog properties of a Hadoop catalog on {@code directory}. */
+  public static Map<String, String> catalogProperties(Path directory) {
+    return Map.of("warehouse", warehouseUri(directory));
+  }
+
+  /** The warehouse location as a {@code file:} URI, as Hadoop's file system wants it. */
+  public static String warehouseUri(Path directory) {
+    return directory.toAbsolutePath().normalize().toUri().toString();
+  }
+
+  /** A Hadoop configuration with the defaults; the local file system needs nothing more. */
+  public static Configuration hadoopConfiguration() {
+    return new Configuration();
+  }
+
+  /** The warehouse directory. */
+  public Path directory() {
+    return directory;
+  }
+
+  /** The catalog itself, for callers that need more than this class offers. */
+  public HadoopCatalog catalog() {
+    return catalog;
+  }
+
+  /** Creates a table unless it exists, and returns it. */
+  public Table createIfAbsent(
+      TableIdentifier id, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+    if (!catalog.namespaceExists(id.namespace())) {
+      catalog.createNamespace(id.namespace());
+    }
+    if (catalog.tableExists(id)) {
+      return catalog.loadTable(id);
+    }
+    try {
+      Table table = catalog.createTable(id, schema, spec, properties);
+      LOG.info("Created Iceberg table {} at {}", id, table.location());
+      return table;
+    } catch (AlreadyExistsException e) {
+      // Another process created it between the check and the create: use theirs.
+      return catalog.loadTable(id);
+    }
+  }
+
+  /**
+   * Creates {@code orders_current} and {@code orders_changelog} in a namespace unless they exist.
+   */
+  public void createOrdersTablesIfAbsent(String namespace) {
+    Namespace ns = Namespace.of(namespace);
+    createIfAbsent(
+        TableIdentifier.of(ns, OrdersTables.CURRENT),
+        OrdersTables.CURRENT_SCHEMA,
+        OrdersTables.PARTITIONING,
+        OrdersTables.PROPERTIES);
+    createIfAbsent(
+        TableIdentifier.of(ns, OrdersTables.CHANGELOG),
+        OrdersTables.CHANGELOG_SCHEMA,
+        OrdersTables.PARTITIONING,
+        OrdersTables.PROPERTIES);
+  }
+
+  /** Loads a table with its latest metadata. */
+  public Table load(TableIdentifier id) {
+    return catalog.loadTable(id);
+  }
+
+  @Override
+  public void close() {
+    try {
+      catalog.close();
+    } catch (IOException e) {
+      LOG.warn("Closing the Iceberg catalog on {} failed", directory, e);
+    }
+  }
+}
