@@ -1,23 +1,28 @@
 package io.reliabilitylab.pipeline.direct;
 
+import io.reliabilitylab.checks.iceberg.IcebergTableReader;
+import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
+import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.pipeline.direct.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.direct.iceberg.IcebergTableReader;
-import io.reliabilitylab.pipeline.direct.iceberg.IcebergWarehouse;
-import io.reliabilitylab.pipeline.direct.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -36,6 +41,7 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,14 +50,17 @@ import org.slf4j.LoggerFactory;
  * the two Iceberg tables ({@link TableAccess}). Closing it cancels the job and stops a cluster it
  * started.
  */
-final class DirectPipeline implements PipelineUnderTest, JobControl, TableAccess {
+final class DirectPipeline
+    implements PipelineUnderTest, JobControl, TableAccess, FaultPoints, SavepointControl {
 
   private static final Logger LOG = LoggerFactory.getLogger(DirectPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
 
   private final FlinkCluster cluster;
-  private final DirectJob job;
-  private final JobID jobId;
+  private volatile DirectJob job;
+  // Changes when the job is restored from a savepoint or retained checkpoint as a new job.
+  private volatile JobID jobId;
   private final PipelineConfig config;
   private final IcebergWarehouse warehouse;
 
@@ -115,7 +124,7 @@ final class DirectPipeline implements PipelineUnderTest, JobControl, TableAccess
 
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    return Set.of(JobControl.class, TableAccess.class);
+    return Set.of(JobControl.class, TableAccess.class, FaultPoints.class, SavepointControl.class);
   }
 
   @Override
@@ -135,21 +144,25 @@ final class DirectPipeline implements PipelineUnderTest, JobControl, TableAccess
     Map<String, String> versions = new LinkedHashMap<>();
     versions.put("flink", EnvironmentInformation.getVersion());
     versions.put(
-        "flink_cdc_mysql",
-        packageVersion(
-            DirectJob.class, "org.apache.flink.cdc.connectors.mysql.source.MySqlSource"));
-    versions.put("iceberg", packageVersion(DirectJob.class, "org.apache.iceberg.Table"));
+        "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
+    versions.put("iceberg", mavenVersion("org.apache.iceberg", "iceberg-core"));
+    versions.put("iceberg_flink", mavenVersion("org.apache.iceberg", "iceberg-flink-1.20"));
     versions.put("java", System.getProperty("java.version"));
     return versions;
   }
 
-  private static String packageVersion(Class<?> anchor, String className) {
-    try {
-      Package found = Class.forName(className, false, anchor.getClassLoader()).getPackage();
-      String version = found == null ? null : found.getImplementationVersion();
-      return version == null ? "unknown" : version;
-    } catch (ClassNotFoundException e) {
-      return "absent";
+  /** The version Maven recorded in a jar on the class path (its pom.properties), or "unknown". */
+  private static String mavenVersion(String groupId, String artifactId) {
+    String resource = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+    try (var in = DirectPipeline.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        return "unknown";
+      }
+      java.util.Properties properties = new java.util.Properties();
+      properties.load(in);
+      return properties.getProperty("version", "unknown");
+    } catch (java.io.IOException e) {
+      return "unknown";
     }
   }
 
@@ -223,6 +236,62 @@ final class DirectPipeline implements PipelineUnderTest, JobControl, TableAccess
     }
   }
 
+  // FaultPoints: the job's points live in this JVM (MiniCluster); see FaultSwitchboard.
+
+  @Override
+  public Set<String> available() {
+    return job.faultPoints();
+  }
+
+  @Override
+  public void arm(String point, FaultPosition position, String action, String faultId) {
+    if (!available().contains(point)) {
+      throw new IllegalArgumentException(
+          "The direct job has no fault point '" + point + "'; it has: " + available());
+    }
+    FaultSwitchboard.arm(point, position, action, faultId);
+  }
+
+  @Override
+  public void disarm(String faultId) {
+    FaultSwitchboard.disarm(faultId);
+  }
+
+  @Override
+  public Optional<Instant> firedAt(String faultId) {
+    return FaultSwitchboard.firedAt(faultId);
+  }
+
+  // SavepointControl
+
+  @Override
+  public String stopWithSavepoint(Duration timeout) throws Exception {
+    Path directory =
+        Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()).resolve("savepoints");
+    return cluster.stopWithSavepoint(jobId, directory);
+  }
+
+  @Override
+  public String restore(String path, int parallelism) throws Exception {
+    DirectJob restored =
+        DirectJob.create(job.config().toBuilder().parallelism(parallelism).build());
+    JobID restoredId = cluster.submit(restored, path);
+    job = restored;
+    jobId = restoredId;
+    awaitStreaming(RESTORE_TIMEOUT);
+    return restoredId.toHexString();
+  }
+
+  @Override
+  public String latestRetainedCheckpoint() throws Exception {
+    return checkpoints().stream()
+        .filter(c -> c.completed() && !c.savepoint() && c.externalPath() != null)
+        .reduce((first, second) -> second)
+        .map(CheckpointInfo::externalPath)
+        .orElseThrow(
+            () -> new IllegalStateException("Job " + jobId + " has no retained checkpoint"));
+  }
+
   // TableAccess
 
   @Override
@@ -244,6 +313,18 @@ final class DirectPipeline implements PipelineUnderTest, JobControl, TableAccess
   @Override
   public Changelog changelog(long snapshotId) {
     return IcebergTableReader.changelog(load(OrdersTables.CHANGELOG), snapshotId);
+  }
+
+  @Override
+  public Changelog changelogAppended(
+      @Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
+    return IcebergTableReader.changelogAppended(
+        load(OrdersTables.CHANGELOG), fromSnapshotExclusive, toSnapshotInclusive);
+  }
+
+  @Override
+  public boolean changelogContains(long snapshotId, long eventId) {
+    return IcebergTableReader.changelogContains(load(OrdersTables.CHANGELOG), snapshotId, eventId);
   }
 
   @Override

@@ -2,19 +2,27 @@ package io.reliabilitylab.pipeline.direct.job;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
+import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
 import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelopeDeserializer;
 import io.reliabilitylab.pipeline.direct.cluster.FlinkJob;
-import io.reliabilitylab.pipeline.direct.iceberg.IcebergWarehouse;
-import io.reliabilitylab.pipeline.direct.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.direct.faults.FaultInjectingCatalogLoader;
+import io.reliabilitylab.pipeline.direct.faults.FaultInjectingSource;
+import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.direct.faults.OperatorFaultPoint;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -33,7 +41,10 @@ import org.apiguardian.api.API;
  * (snapshot, then binlog) into {@link ChangeEnvelope}s; one branch upserts {@code orders_current}
  * on {@code order_id} (equality deletes), the other appends one {@code orders_changelog} row per
  * envelope. Both Iceberg sinks commit on checkpoints, exactly once. The job knows nothing of the
- * cluster it runs on.
+ * cluster it runs on. Unless {@link DirectJobConfig#faultPoints()} is off, it carries the fault
+ * points of {@link FaultSwitchboard}: the source's enumerator is wrapped, an operator fault point
+ * sits between the source and both branches, the sinks commit through a fault-injecting catalog and
+ * checkpoints go through the {@code srlfault://} file system — all transparent until armed.
  *
  * <pre>{@code
  * DirectJob job = DirectJob.create(config);
@@ -76,10 +87,25 @@ public final class DirectJob implements FlinkJob {
     createTablesIfAbsent();
     configure(env);
 
+    MySqlSource<ChangeEnvelope> cdcSource = source();
     DataStream<ChangeEnvelope> envelopes =
-        env.fromSource(source(), WatermarkStrategy.noWatermarks(), "mysql-cdc " + tableName())
+        (config.faultPoints()
+                ? env.fromSource(
+                    FaultInjectingSource.wrap(cdcSource),
+                    WatermarkStrategy.noWatermarks(),
+                    "mysql-cdc " + tableName())
+                : env.fromSource(
+                    cdcSource, WatermarkStrategy.noWatermarks(), "mysql-cdc " + tableName()))
             .uid(DirectJobConfig.SOURCE_UID)
             .name("mysql-cdc " + tableName());
+    if (config.faultPoints()) {
+      envelopes =
+          envelopes
+              .map(new OperatorFaultPoint<ChangeEnvelope>(new IsSnapshotRead()))
+              .returns(envelopes.getType())
+              .uid(OperatorFaultPoint.UID)
+              .name("fault point " + FaultSwitchboard.OPERATOR);
+    }
 
     DataStream<RowData> currentRows =
         envelopes
@@ -117,8 +143,10 @@ public final class DirectJob implements FlinkJob {
     settings.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, config.restartDelay());
     settings.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
     settings.set(
-        CheckpointingOptions.CHECKPOINTS_DIRECTORY,
-        config.checkpointDirectory().toAbsolutePath().normalize().toUri().toString());
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointStorageUri().toString());
+    if (config.taskStateInFiles()) {
+      settings.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.ZERO);
+    }
     env.configure(settings, DirectJob.class.getClassLoader());
     env.setParallelism(config.parallelism());
     env.enableCheckpointing(config.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
@@ -151,7 +179,33 @@ public final class DirectJob implements FlinkJob {
             IcebergWarehouse.CATALOG_NAME,
             IcebergWarehouse.hadoopConfiguration(),
             IcebergWarehouse.catalogProperties(config.warehouse()));
+    if (config.faultPoints()) {
+      catalog =
+          FaultInjectingCatalogLoader.wrap(
+              catalog,
+              Map.of(
+                  OrdersTables.CURRENT, FaultSwitchboard.SINK_COMMIT_CURRENT,
+                  OrdersTables.CHANGELOG, FaultSwitchboard.SINK_COMMIT_CHANGELOG));
+    }
     return TableLoader.fromCatalog(catalog, TableIdentifier.of(config.namespace(), table));
+  }
+
+  /**
+   * The names of the fault points this job has (no-ops until armed through {@link
+   * FaultSwitchboard}); empty when {@link DirectJobConfig#faultPoints()} is off.
+   */
+  public Set<String> faultPoints() {
+    return config.faultPointNames();
+  }
+
+  /** Tells snapshot-phase reads apart, for the operator fault point's {@code snapshot-phase:K}. */
+  private static final class IsSnapshotRead implements FilterFunction<ChangeEnvelope> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean filter(ChangeEnvelope envelope) {
+      return "r".equals(envelope.op());
+    }
   }
 
   private String tableName() {

@@ -2,14 +2,18 @@ package io.reliabilitylab.pipeline.direct.job;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
+import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.harness.source.SourceDatabase;
-import io.reliabilitylab.pipeline.direct.iceberg.IcebergWarehouse;
-import io.reliabilitylab.pipeline.direct.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.direct.faults.FaultInjectingFileSystem;
+import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -45,6 +49,11 @@ import org.apiguardian.api.API;
  * @param currentUidPrefix the stable uid prefix of the current table's sink
  * @param changelogUidPrefix the stable uid prefix of the changelog table's sink
  * @param jobName the Flink job name
+ * @param faultPoints whether the job has its fault points (no-ops until armed) and keeps its
+ *     checkpoints on the fault-injecting {@code srlfault://} file system
+ * @param taskStateInFiles whether tasks write even small checkpoint state into files of their own
+ *     ({@code state.storage.fs.memory-threshold} 0), so that a checkpoint-storage fault hits the
+ *     checkpoint's asynchronous part rather than the JobManager's {@code _metadata}
  */
 @API(status = EXPERIMENTAL)
 public record DirectJobConfig(
@@ -67,7 +76,9 @@ public record DirectJobConfig(
     int parallelism,
     String currentUidPrefix,
     String changelogUidPrefix,
-    String jobName) {
+    String jobName,
+    boolean faultPoints,
+    boolean taskStateInFiles) {
 
   /** The source operator's uid: stable, so that state maps back on restore. */
   public static final String SOURCE_UID = "mysql-cdc-source";
@@ -162,12 +173,14 @@ public record DirectJobConfig(
         "execution.checkpointing.tolerable-failed-checkpoints",
         Integer.toString(tolerableCheckpointFailures));
     map.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-    map.put("execution.checkpointing.dir", checkpointDirectory.toAbsolutePath().toString());
+    map.put("execution.checkpointing.dir", checkpointStorageUri().toString());
+    map.put(
+        "state.storage.fs.memory-threshold", taskStateInFiles ? "0 b" : "Flink default (20 kb)");
     map.put("restart-strategy.type", "fixed-delay");
     map.put("restart-strategy.fixed-delay.attempts", Integer.toString(restartAttempts));
     map.put("restart-strategy.fixed-delay.delay", restartDelay.toString());
     map.put("parallelism.default", Integer.toString(parallelism));
-    map.put("sink", "iceberg-flink-runtime-1.20 1.10.0 FlinkSink");
+    map.put("sink", "iceberg-flink-1.20 FlinkSink (v1 sink API), format v2");
     map.put("sink.catalog", "hadoop " + IcebergWarehouse.warehouseUri(warehouse));
     map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
     map.put("sink.current.mode", "upsert, equality fields [order_id]");
@@ -177,7 +190,26 @@ public record DirectJobConfig(
     map.put("sink.changelog.uid-prefix", changelogUidPrefix);
     map.put("sink.format-version", "2");
     map.put("sink.partitioning", "none");
+    map.put(
+        "fault-points",
+        faultPoints ? "on (no-ops until armed): " + String.join(", ", faultPointNames()) : "off");
     return map;
+  }
+
+  /**
+   * Where the job writes its checkpoints: the checkpoint directory as a {@code file:} URI, or, with
+   * fault points, as an {@code srlfault:} URI (the same files, through the fault-injecting file
+   * system).
+   */
+  public URI checkpointStorageUri() {
+    return faultPoints
+        ? FaultInjectingFileSystem.uriOf(checkpointDirectory)
+        : checkpointDirectory.toAbsolutePath().normalize().toUri();
+  }
+
+  /** The names of the job's fault points; empty when they are off. */
+  public Set<String> faultPointNames() {
+    return faultPoints ? FaultSwitchboard.points() : Set.of();
   }
 
   @Override
@@ -208,6 +240,8 @@ public record DirectJobConfig(
     private String currentUidPrefix = "iceberg-orders-current";
     private String changelogUidPrefix = "iceberg-orders-changelog";
     private String jobName = "reliability-lab direct pipeline";
+    private boolean faultPoints = true;
+    private boolean taskStateInFiles = false;
 
     private Builder() {}
 
@@ -232,6 +266,8 @@ public record DirectJobConfig(
       currentUidPrefix = config.currentUidPrefix;
       changelogUidPrefix = config.changelogUidPrefix;
       jobName = config.jobName;
+      faultPoints = config.faultPoints;
+      taskStateInFiles = config.taskStateInFiles;
     }
 
     /** The source's host, port, database and CDC account. */
@@ -348,6 +384,27 @@ public record DirectJobConfig(
       return this;
     }
 
+    /**
+     * Default on: the job has its fault points, transparent until armed through {@link
+     * FaultSwitchboard}, and writes checkpoints through the {@code srlfault://} file system. Off
+     * builds the bare job.
+     */
+    public Builder faultPoints(boolean faultPoints) {
+      this.faultPoints = faultPoints;
+      return this;
+    }
+
+    /**
+     * Default off. On, every task writes its checkpoint state into files of its own ({@code
+     * state.storage.fs.memory-threshold} 0) instead of inlining small state into the JobManager's
+     * {@code _metadata}: then the {@code checkpoint-storage} point fails or delays a task's file,
+     * in the asynchronous part of the checkpoint (a counted failure, or an expiry).
+     */
+    public Builder taskStateInFiles(boolean taskStateInFiles) {
+      this.taskStateInFiles = taskStateInFiles;
+      return this;
+    }
+
     public DirectJobConfig build() {
       return new DirectJobConfig(
           sourceHost,
@@ -369,7 +426,9 @@ public record DirectJobConfig(
           parallelism,
           currentUidPrefix,
           changelogUidPrefix,
-          jobName);
+          jobName,
+          faultPoints,
+          taskStateInFiles);
     }
   }
 }

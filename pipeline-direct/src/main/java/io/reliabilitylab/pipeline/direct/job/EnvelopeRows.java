@@ -2,9 +2,9 @@ package io.reliabilitylab.pipeline.direct.job;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
 import io.reliabilitylab.pipeline.direct.cdc.OrderImage;
-import io.reliabilitylab.pipeline.direct.iceberg.OrdersTables;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;

@@ -57,4 +57,31 @@ class DirectJobConfigTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("5400-5409");
   }
+
+  @Test
+  void hasFaultPointsByDefaultWithCheckpointsOnTheFaultInjectingFileSystem() {
+    assertThat(CONFIG.faultPoints()).isTrue();
+    assertThat(CONFIG.faultPointNames()).contains("source-enumerator", "operator", "sink-commit");
+    assertThat(CONFIG.checkpointStorageUri()).hasToString("srlfault:///tmp/c");
+    assertThat(CONFIG.effectiveConfiguration())
+        .containsEntry("execution.checkpointing.dir", "srlfault:///tmp/c")
+        .hasEntrySatisfying("fault-points", value -> assertThat(value).startsWith("on"));
+  }
+
+  @Test
+  void withoutFaultPointsTheJobIsBareAndCheckpointsAreLocalFiles() {
+    DirectJobConfig bare = CONFIG.toBuilder().faultPoints(false).build();
+
+    assertThat(bare.faultPointNames()).isEmpty();
+    assertThat(bare.checkpointStorageUri()).hasToString("file:///tmp/c");
+    assertThat(bare.effectiveConfiguration()).containsEntry("fault-points", "off");
+    assertThat(DirectJob.create(bare).faultPoints()).isEmpty();
+  }
+
+  @Test
+  void inlinesSmallTaskStateUnlessAskedToWriteItIntoFiles() {
+    assertThat(CONFIG.taskStateInFiles()).isFalse();
+    assertThat(CONFIG.toBuilder().taskStateInFiles(true).build().effectiveConfiguration())
+        .containsEntry("state.storage.fs.memory-threshold", "0 b");
+  }
 }

@@ -1,0 +1,110 @@
+package io.reliabilitylab.pipeline.direct.faults;
+
+import io.reliabilitylab.spi.fault.FaultPosition;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+
+/** One arming of a fault point: its position, action and fault id, and whether it fired. */
+final class Arming {
+
+  private final String point;
+  private final FaultPosition position;
+  private final FaultAction action;
+  private final String faultId;
+  private final Duration stallLimit;
+  private final AtomicLong counted = new AtomicLong();
+  private final AtomicBoolean fired = new AtomicBoolean();
+  private final CountDownLatch released = new CountDownLatch(1);
+
+  Arming(
+      String point,
+      FaultPosition position,
+      FaultAction action,
+      String faultId,
+      Duration stallLimit) {
+    this.point = point;
+    this.position = position;
+    this.action = action;
+    this.faultId = faultId;
+    this.stallLimit = stallLimit;
+  }
+
+  String point() {
+    return point;
+  }
+
+  FaultPosition position() {
+    return position;
+  }
+
+  FaultAction action() {
+    return action;
+  }
+
+  String faultId() {
+    return faultId;
+  }
+
+  /**
+   * Counts one more event (split request, snapshot row) and says whether more than {@code
+   * threshold} were counted: exactly one caller, across threads, sees the count pass it.
+   */
+  boolean countPast(long threshold) {
+    return counted.incrementAndGet() == threshold + 1;
+  }
+
+  /** Claims the firing: true for exactly one caller, and only if not disarmed in between. */
+  boolean tryFire() {
+    return tryFire(null);
+  }
+
+  /** Claims the firing at a checkpoint the point knows of (for the evidence). */
+  boolean tryFire(@Nullable Long checkpoint) {
+    if (released.getCount() == 0 || !fired.compareAndSet(false, true)) {
+      return false;
+    }
+    FaultSwitchboard.fired(
+        this, new FaultFiring(faultId, point, position, action, Instant.now(), checkpoint));
+    return true;
+  }
+
+  /** The message every exception of this fault carries: the fault id first. */
+  String message(String where) {
+    return faultId
+        + ": fault injected by the reliability lab at point '"
+        + point
+        + "' ("
+        + action.text()
+        + " at "
+        + position.text()
+        + ") "
+        + where;
+  }
+
+  InjectedFaultException exception(String where) {
+    return new InjectedFaultException(faultId, message(where));
+  }
+
+  /** Blocks until disarmed or the stall limit passes; an interrupt ends it with an exception. */
+  void stall() throws InterruptedIOException {
+    try {
+      released.await(stallLimit.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      InterruptedIOException interrupted =
+          new InterruptedIOException(message("was interrupted while stalling"));
+      interrupted.initCause(e);
+      throw interrupted;
+    }
+  }
+
+  void release() {
+    released.countDown();
+  }
+}

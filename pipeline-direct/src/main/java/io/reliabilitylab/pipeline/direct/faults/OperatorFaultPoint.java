@@ -1,0 +1,129 @@
+package io.reliabilitylab.pipeline.direct.faults;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.fault.FaultPosition;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apiguardian.api.API;
+
+/**
+ * The {@value FaultSwitchboard#OPERATOR} fault point: passes every element on unchanged, and, once
+ * armed, throws or stalls at its position: on an element ({@code now}, {@code after-event:K},
+ * {@code snapshot-phase:K}), in the synchronous part of checkpoint N ({@code at-checkpoint:N}), or
+ * in {@code notifyCheckpointComplete} of checkpoint N. It keeps no state, so adding or removing it
+ * does not break a restore.
+ *
+ * <pre>{@code
+ * envelopes.map(new OperatorFaultPoint<>(envelope -> "r".equals(envelope.op())))
+ *     .returns(envelopes.getType())
+ *     .uid(OperatorFaultPoint.UID);
+ * }</pre>
+ *
+ * @param <T> the element type
+ */
+@API(status = EXPERIMENTAL)
+public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
+    implements CheckpointedFunction, CheckpointListener {
+
+  /** The operator's uid in the job: stable, so that savepoints map back. */
+  public static final String UID = "fault-point-operator";
+
+  private static final long serialVersionUID = 1L;
+
+  private final FilterFunction<T> isSnapshotRow;
+
+  /**
+   * A fault point whose {@code snapshot-phase:K} position counts the elements {@code isSnapshotRow}
+   * accepts.
+   */
+  public OperatorFaultPoint(FilterFunction<T> isSnapshotRow) {
+    this.isSnapshotRow = Objects.requireNonNull(isSnapshotRow, "isSnapshotRow");
+  }
+
+  @Override
+  public T map(T element) throws Exception {
+    if (FaultSwitchboard.anyArmed()) {
+      onElement(element);
+    }
+    return element;
+  }
+
+  private void onElement(T element) throws Exception {
+    for (Arming arming : FaultSwitchboard.armed(FaultSwitchboard.OPERATOR)) {
+      FaultPosition position = arming.position();
+      boolean reached;
+      if (position instanceof FaultPosition.AfterEvent after) {
+        reached = arming.countPast(after.events());
+      } else if (position instanceof FaultPosition.SnapshotPhase snapshot) {
+        reached = isSnapshotRow.filter(element) && arming.countPast(snapshot.rows());
+      } else {
+        reached = position instanceof FaultPosition.Now;
+      }
+      if (reached && arming.tryFire()) {
+        perform(arming, "on an element in subtask " + subtask());
+      }
+    }
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    if (!FaultSwitchboard.anyArmed()) {
+      return;
+    }
+    long checkpoint = context.getCheckpointId();
+    for (Arming arming : FaultSwitchboard.armed(FaultSwitchboard.OPERATOR)) {
+      if (arming.action() != FaultAction.THROW_ON_CHECKPOINT_COMPLETE
+          && reachedCheckpoint(arming, checkpoint)
+          && arming.tryFire(checkpoint)) {
+        perform(arming, "in the synchronous part of checkpoint " + checkpoint);
+      }
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpoint) {
+    if (!FaultSwitchboard.anyArmed()) {
+      return;
+    }
+    for (Arming arming : FaultSwitchboard.armed(FaultSwitchboard.OPERATOR)) {
+      if (arming.action() == FaultAction.THROW_ON_CHECKPOINT_COMPLETE
+          && reachedCheckpoint(arming, checkpoint)
+          && arming.tryFire(checkpoint)) {
+        throw arming.exception("in notifyCheckpointComplete of checkpoint " + checkpoint);
+      }
+    }
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) {
+    // Stateless: the point's counters live in the switchboard, per arming.
+  }
+
+  private static boolean reachedCheckpoint(Arming arming, long checkpoint) {
+    return arming.position() instanceof FaultPosition.AtCheckpoint at
+        && checkpoint >= at.checkpoint();
+  }
+
+  private static void perform(Arming arming, String where) throws Exception {
+    if (arming.action() == FaultAction.STALL) {
+      arming.stall();
+    } else {
+      throw arming.exception(where);
+    }
+  }
+
+  private String subtask() {
+    try {
+      return Integer.toString(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+    } catch (IllegalStateException e) {
+      // Not running inside a task (a unit test calls the function directly).
+      return "?";
+    }
+  }
+}
