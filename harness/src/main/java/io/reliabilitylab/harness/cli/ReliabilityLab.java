@@ -83,10 +83,12 @@ public final class ReliabilityLab {
 
   CommandLine commandLine(List<String> arguments) {
     CommandLine commandLine = new CommandLine(new LabCommand());
+    commandLine.addSubcommand(new BenchCommand(pluginClassLoader));
     commandLine.addSubcommand(new ListCommand(pluginClassLoader));
     List<String> invocation = new ArrayList<>();
     invocation.add(NAME);
     invocation.addAll(arguments);
+    commandLine.addSubcommand(new ReconcileCommand(invocation));
     commandLine.addSubcommand(new RunCommand(pluginClassLoader, invocation));
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -107,7 +109,8 @@ public final class ReliabilityLab {
       problem = describeUnmatched(command, unmatched);
     }
     String name = qualifiedName(command);
-    err.println(name + ": " + problem + " See '" + name + " --help'.");
+    String sentence = problem.endsWith(".") || problem.endsWith("?") ? problem : problem + ".";
+    err.println(name + ": " + sentence + " See '" + name + " --help'.");
     return ExitCode.USAGE_OR_ENVIRONMENT.code();
   }
 

@@ -86,8 +86,8 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: unknown command 'lits'; the commands are: list, run. Did you mean"
-                  + " 'list'? See 'reliability-lab --help'.");
+              "reliability-lab: unknown command 'lits'; the commands are: bench, list, reconcile,"
+                  + " run. Did you mean 'list'? See 'reliability-lab --help'.");
     }
 
     @Test
@@ -135,8 +135,8 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: no command given; the commands are: list, run. See 'reliability-lab"
-                  + " --help'.");
+              "reliability-lab: no command given; the commands are: bench, list, reconcile, run."
+                  + " See 'reliability-lab --help'.");
     }
 
     @Test

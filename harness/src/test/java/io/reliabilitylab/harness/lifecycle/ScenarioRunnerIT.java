@@ -214,7 +214,7 @@ class ScenarioRunnerIT {
 
     @Override
     public Changelog changelogAppended(
-      @Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
+        @Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
       throw new UnsupportedOperationException();
     }
 

@@ -253,7 +253,7 @@ final class SampleRecords {
         .configuration("execution.checkpointing.timeout", "10 s")
         .configuration("execution.checkpointing.tolerable-failed-checkpoints", "2")
         .configuration("delivery.semantics", "AT_LEAST_ONCE")
-        .configuration("sink", "iceberg-flink-runtime-1.20 1.10.0 (v2, upsert)")
+        .configuration("sink", "iceberg-flink-1.20 1.10.0 (v2, upsert)")
         .configuration("debezium.offset.flush.interval.ms", "200")
         .fault(firedFault())
         .fault(skippedFault())

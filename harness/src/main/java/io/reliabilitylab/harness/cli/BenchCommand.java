@@ -1,0 +1,262 @@
+package io.reliabilitylab.harness.cli;
+
+import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.harness.bench.Bench;
+import io.reliabilitylab.harness.bench.BenchConfig;
+import io.reliabilitylab.harness.bench.BenchMode;
+import io.reliabilitylab.harness.bench.BenchReport;
+import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.record.RunId;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code reliability-lab bench}: measures a pipeline against its source and prints JSON. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    optionListHeading = "%nOptions:%n",
+    versionProvider = VersionProvider.class,
+    description = {
+      "Measures a pipeline on one source (an embedded MariaDB unless --source-jdbc-url is given):"
+          + " per transaction mode, the source's own write rate, the pipeline's throughput and its"
+          + " ratio to it, the initial snapshot's speed, insert-to-visible latency at half the"
+          + " throughput, reconciliation speed against a plain read, and peak heap. With --sustain"
+          + " and --rate it also offers a fixed rate and samples the lag once a second.",
+      "Prints one JSON document on standard output (progress goes to standard error) and writes"
+          + " it into --out. Exit code: 0 measured, 1 the pipeline missed a deadline, 2 usage or"
+          + " environment error."
+    })
+final class BenchCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--pipeline",
+      defaultValue = "direct",
+      description = "The pipeline to bench, by name (see 'list'). Default: ${DEFAULT-VALUE}.")
+  private String pipeline = "direct";
+
+  @Option(
+      names = "--mode",
+      defaultValue = "both",
+      description =
+          "Transaction mode: 'single' (one change per commit), 'batched' (--changes-per-commit"
+              + " per commit) or 'both'. Default: ${DEFAULT-VALUE}.")
+  private String mode = "both";
+
+  @Option(
+      names = "--events",
+      defaultValue = "50000",
+      description =
+          "Change events of the batched throughput phase. Default: ${DEFAULT-VALUE}. The latency"
+              + " phase writes twice as many more.")
+  private int events = 50_000;
+
+  @Option(
+      names = "--single-events",
+      description = "Change events of the single-row throughput phase. Default: --events / 5.")
+  private @Nullable Integer singleEvents;
+
+  @Option(
+      names = "--latency-duration",
+      defaultValue = "8s",
+      converter = DurationConverter.class,
+      description =
+          "The latency phase offers half the measured throughput for about this long (at most"
+              + " twice the throughput phase's events). Default: ${DEFAULT-VALUE}.")
+  private Duration latencyDuration = Duration.ofSeconds(8);
+
+  @Option(
+      names = "--initial-rows",
+      defaultValue = "20000",
+      description = "Rows in the table before the pipeline starts. Default: ${DEFAULT-VALUE}.")
+  private int initialRows = 20_000;
+
+  @Option(
+      names = "--changes-per-commit",
+      defaultValue = "500",
+      description = "Changes per source commit in the batched mode. Default: ${DEFAULT-VALUE}.")
+  private int changesPerCommit = 500;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Workload seed. Default: ${DEFAULT-VALUE}.")
+  private long seed = 42;
+
+  @Option(
+      names = "--sustain",
+      converter = DurationConverter.class,
+      description =
+          "Also offer --rate events/s for this long (e.g. 5m) and report whether the lag stayed"
+              + " bounded.")
+  private @Nullable Duration sustain;
+
+  @Option(names = "--rate", description = "Events per second offered during --sustain.")
+  private @Nullable Double rate;
+
+  @Option(
+      names = "--out",
+      defaultValue = "lab-bench",
+      description =
+          "Directory for the JSON report and, while it runs, the pipeline's files."
+              + " Default: ${DEFAULT-VALUE}.")
+  private Path out = Path.of("lab-bench");
+
+  @Mixin private SourceOptions sourceOptions = new SourceOptions();
+
+  @Option(
+      names = "--checkpoint-interval",
+      defaultValue = "1s",
+      converter = DurationConverter.class,
+      description = "Flink checkpoint interval, e.g. 1s or 500ms. Default: ${DEFAULT-VALUE}.")
+  private Duration checkpointInterval = Duration.ofSeconds(1);
+
+  @Option(names = "--parallelism", description = "Job parallelism (default: the pipeline's own).")
+  private @Nullable Integer parallelism;
+
+  @Option(
+      names = "--flink-rest-address",
+      description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
+  private @Nullable String flinkRestAddress;
+
+  @Option(
+      names = "--catch-up-timeout",
+      defaultValue = "120s",
+      converter = DurationConverter.class,
+      description = "The deadline of every wait for the sink. Default: ${DEFAULT-VALUE}.")
+  private Duration catchUpTimeout = Duration.ofSeconds(120);
+
+  private final ClassLoader pluginClassLoader;
+
+  BenchCommand(ClassLoader pluginClassLoader) {
+    this.pluginClassLoader = pluginClassLoader;
+    // Picocli injects the spec before call(); this placeholder is never used.
+    this.spec = CommandSpec.create();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    BenchConfig config = config();
+    PipelineProvider provider =
+        Plugins.pipelines(pluginClassLoader).requireNoProblems().get(pipeline);
+    PrintWriter printer = spec.commandLine().getOut();
+    PrintWriter progress = spec.commandLine().getErr();
+    try (SourceDatabase source = sourceOptions.open()) {
+      progress.printf("bench: %s on %s (%s)%n", pipeline, source.kind(), source.jdbcUrl());
+      progress.flush();
+      BenchReport report;
+      try {
+        report =
+            Bench.builder(source, provider, config)
+                .workDirectory(out)
+                .progress(progress)
+                .build()
+                .run();
+      } catch (TimeoutException e) {
+        progress.println(spec.qualifiedName() + ": " + Errors.oneLine(e));
+        return ExitCode.FAILED.code();
+      }
+      String json = report.toJson();
+      Path file = out.resolve("bench-" + RunId.next(report.startedAt()) + ".json");
+      Files.createDirectories(out);
+      Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
+      printer.println(json);
+      printer.flush();
+      progress.println("bench: report written to " + file);
+      progress.flush();
+      return ExitCode.PASSED.code();
+    }
+  }
+
+  /** The bench's settings from the options; a wrong combination is a usage error. */
+  BenchConfig config() {
+    if (events < 1) {
+      throw usage("--events must be at least 1, got " + events + ".");
+    }
+    int single = singleEvents != null ? singleEvents : Math.max(1, events / 5);
+    if (single < 1) {
+      throw usage("--single-events must be at least 1, got " + single + ".");
+    }
+    if (latencyDuration.isZero() || latencyDuration.isNegative()) {
+      throw usage("--latency-duration must be positive, got " + latencyDuration + ".");
+    }
+    if (initialRows < 0) {
+      throw usage("--initial-rows must be >= 0, got " + initialRows + ".");
+    }
+    if (changesPerCommit < 1) {
+      throw usage("--changes-per-commit must be at least 1, got " + changesPerCommit + ".");
+    }
+    if ((sustain == null) != (rate == null)) {
+      throw usage("--sustain and --rate go together: e.g. --sustain 5m --rate 50000.");
+    }
+    if (sustain != null && (sustain.isZero() || sustain.isNegative())) {
+      throw usage("--sustain must be a positive duration, got " + sustain + ".");
+    }
+    if (rate != null && !(rate > 0 && Double.isFinite(rate))) {
+      throw usage("--rate must be a positive number of events per second, got " + rate + ".");
+    }
+    BenchConfig.Builder builder =
+        BenchConfig.builder()
+            .pipeline(pipeline)
+            .modes(modes())
+            .batchedEvents(events)
+            .singleEvents(single)
+            .latencyDuration(latencyDuration)
+            .initialRows(initialRows)
+            .seed(seed)
+            .changesPerCommit(changesPerCommit)
+            .pipelineOptions(pipelineOptions())
+            .catchUpTimeout(catchUpTimeout)
+            .checkpointInterval(checkpointInterval);
+    if (sustain != null && rate != null) {
+      builder.sustain(sustain, rate);
+    }
+    return builder.build();
+  }
+
+  private Set<BenchMode> modes() {
+    return switch (mode.strip().toLowerCase(Locale.ROOT)) {
+      case "single" -> EnumSet.of(BenchMode.SINGLE);
+      case "batched" -> EnumSet.of(BenchMode.BATCHED);
+      case "both" -> EnumSet.allOf(BenchMode.class);
+      default -> throw usage("--mode must be single, batched or both, got '" + mode + "'.");
+    };
+  }
+
+  private Map<String, String> pipelineOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put(LabOptions.CHECKPOINT_INTERVAL_MS, Long.toString(checkpointInterval.toMillis()));
+    if (parallelism != null) {
+      options.put(LabOptions.PARALLELISM, parallelism.toString());
+    }
+    if (flinkRestAddress != null) {
+      options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
+    }
+    return options;
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}
