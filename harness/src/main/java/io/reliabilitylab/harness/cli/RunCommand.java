@@ -3,6 +3,7 @@ package io.reliabilitylab.harness.cli;
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.discovery.Plugins;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.lifecycle.PlannedFault;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
 import io.reliabilitylab.harness.record.RunRecord;
@@ -117,14 +118,9 @@ final class RunCommand implements Callable<Integer> {
     }
     Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
     pipelines.get(pipeline);
+    Plugins<FaultInjector> discoveredFaults = Plugins.faults(pluginClassLoader).requireNoProblems();
     List<FaultInjector> selectedFaults =
-        "none".equals(faults) ? List.of() : Plugins.faults(pluginClassLoader).select(faults);
-    if (!selectedFaults.isEmpty()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "faults are injected by the fault suite, which this build does not have yet; run with"
-              + " --faults none.");
-    }
+        "none".equals(faults) ? List.of() : discoveredFaults.select(faults);
     PrintWriter printer = spec.commandLine().getOut();
     try (SourceDatabase source = sourceOptions.open()) {
       ScenarioRunner runner =
@@ -133,9 +129,10 @@ final class RunCommand implements Callable<Integer> {
               out,
               pipelines.all(),
               Plugins.checks(pluginClassLoader).requireNoProblems().all(),
+              discoveredFaults.all(),
               commandLine,
               Clock.systemUTC());
-      ScenarioPlan plan =
+      ScenarioPlan baseline =
           new ScenarioPlan(
               pipeline,
               "baseline",
@@ -143,15 +140,35 @@ final class RunCommand implements Callable<Integer> {
               events,
               options(),
               Duration.ofSeconds(60),
-              catchUpTimeout);
-      printer.printf(
-          "Running %s on %s (%s), %d events, seed %d ...%n",
-          pipeline, source.kind(), source.jdbcUrl(), events, seed);
-      printer.flush();
-      RunRecord record = runner.run(plan);
-      print(printer, record);
-      return record.summary().exitCode().code();
+              catchUpTimeout,
+              List.of());
+      // A baseline, then each fault as its own scenario: fresh tables, the same seed, the same
+      // embedded database.
+      List<ScenarioPlan> plans = new ArrayList<>();
+      plans.add(baseline);
+      for (FaultInjector fault : selectedFaults) {
+        plans.add(baseline.withFaults(fault.name(), List.of(PlannedFault.of(fault.name()))));
+      }
+      ExitCode worst = ExitCode.PASSED;
+      for (ScenarioPlan plan : plans) {
+        printer.printf(
+            "Running %s / %s on %s (%s), %d events, seed %d ...%n",
+            pipeline, plan.scenario(), source.kind(), source.jdbcUrl(), events, seed);
+        printer.flush();
+        RunRecord record = runner.run(plan);
+        print(printer, record);
+        worst = worse(worst, record.summary().exitCode());
+      }
+      return worst.code();
     }
+  }
+
+  /** The exit code of a suite: failed over usage error over inconclusive over passed. */
+  private static ExitCode worse(ExitCode a, ExitCode b) {
+    List<ExitCode> order =
+        List.of(
+            ExitCode.FAILED, ExitCode.USAGE_OR_ENVIRONMENT, ExitCode.INCONCLUSIVE, ExitCode.PASSED);
+    return order.indexOf(a) <= order.indexOf(b) ? a : b;
   }
 
   private java.util.Map<String, String> options() {
@@ -172,6 +189,19 @@ final class RunCommand implements Callable<Integer> {
     for (CheckResult check : record.checks()) {
       lines.add(String.format("  %-30s %-12s %s", check.check(), check.verdict(), check.summary()));
     }
+    record
+        .faults()
+        .forEach(
+            fault ->
+                lines.add(
+                    String.format(
+                        "  fault %-24s %-12s %s%s",
+                        fault.spec().fault(),
+                        fault.evidence().status(),
+                        fault.spec().position().text(),
+                        fault.recoveryTime() == null
+                            ? ""
+                            : ", recovered in " + fault.recoveryTime().toMillis() + " ms")));
     lines.forEach(printer::println);
     if (record.summary().error() != null) {
       printer.println("  error: " + record.summary().error());

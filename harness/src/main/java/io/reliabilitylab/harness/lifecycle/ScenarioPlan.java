@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -22,6 +23,8 @@ import org.apiguardian.api.API;
  * @param options pipeline options beyond the ones the harness sets ({@link LabOptions})
  * @param startTimeout deadline for the job to run and complete a first checkpoint
  * @param catchUpTimeout deadline for the sink to hold the last written event
+ * @param faults the faults injected, in order, after the baseline; the workload's second half is
+ *     written while they fire and recover
  */
 @API(status = EXPERIMENTAL)
 public record ScenarioPlan(
@@ -31,7 +34,8 @@ public record ScenarioPlan(
     int events,
     Map<String, String> options,
     Duration startTimeout,
-    Duration catchUpTimeout) {
+    Duration catchUpTimeout,
+    List<PlannedFault> faults) {
 
   public ScenarioPlan {
     Objects.requireNonNull(pipeline, "pipeline");
@@ -42,6 +46,7 @@ public record ScenarioPlan(
     options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
     Objects.requireNonNull(startTimeout, "startTimeout");
     Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
+    faults = List.copyOf(faults);
   }
 
   /** A plan with default deadlines (60 s to start, 120 s to catch up) and no extra options. */
@@ -53,13 +58,21 @@ public record ScenarioPlan(
         events,
         Map.of(),
         Duration.ofSeconds(60),
-        Duration.ofSeconds(120));
+        Duration.ofSeconds(120),
+        List.of());
   }
 
   /** A copy with one more pipeline option. */
   public ScenarioPlan withOption(String key, String value) {
     Map<String, String> copy = new LinkedHashMap<>(options);
     copy.put(key, value);
-    return new ScenarioPlan(pipeline, scenario, seed, events, copy, startTimeout, catchUpTimeout);
+    return new ScenarioPlan(
+        pipeline, scenario, seed, events, copy, startTimeout, catchUpTimeout, faults);
+  }
+
+  /** A copy that injects these faults after the baseline. */
+  public ScenarioPlan withFaults(String scenarioName, List<PlannedFault> planned) {
+    return new ScenarioPlan(
+        pipeline, scenarioName, seed, events, options, startTimeout, catchUpTimeout, planned);
   }
 }

@@ -3,10 +3,13 @@ package io.reliabilitylab.harness.lifecycle;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
+import io.reliabilitylab.faults.FaultIds;
+import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.oracle.Expectation;
 import io.reliabilitylab.harness.oracle.Oracle;
 import io.reliabilitylab.harness.record.Diagnostics;
 import io.reliabilitylab.harness.record.EnvironmentInfo;
+import io.reliabilitylab.harness.record.FaultRecord;
 import io.reliabilitylab.harness.record.RunId;
 import io.reliabilitylab.harness.record.RunRecord;
 import io.reliabilitylab.harness.record.RunRecordWriter;
@@ -17,6 +20,7 @@ import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.harness.source.SourceNotReadyException;
 import io.reliabilitylab.harness.source.SourceRowReader;
 import io.reliabilitylab.harness.source.WorkloadWriter;
+import io.reliabilitylab.harness.workload.SourceTransaction;
 import io.reliabilitylab.harness.workload.Workload;
 import io.reliabilitylab.harness.workload.WorkloadConfig;
 import io.reliabilitylab.harness.workload.WorkloadGenerator;
@@ -27,6 +31,13 @@ import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.fault.FaultContext;
+import io.reliabilitylab.spi.fault.FaultEvidence;
+import io.reliabilitylab.spi.fault.FaultHandle;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.fault.FaultSpec;
+import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -43,6 +54,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -69,6 +85,7 @@ public final class ScenarioRunner {
   private final Path outDirectory;
   private final List<PipelineProvider> pipelines;
   private final List<ReconciliationCheck> checks;
+  private final List<FaultInjector> faults;
   private final List<String> command;
   private final Clock clock;
 
@@ -77,6 +94,7 @@ public final class ScenarioRunner {
    * @param outDirectory where run records and each run's own files go
    * @param pipelines the discovered pipeline providers
    * @param checks the checks to run after catch-up
+   * @param faults the discovered fault injectors, chosen by name from the plan
    * @param command the command line that started the lab, for the record (secrets are masked)
    */
   public ScenarioRunner(
@@ -84,12 +102,14 @@ public final class ScenarioRunner {
       Path outDirectory,
       List<PipelineProvider> pipelines,
       List<ReconciliationCheck> checks,
+      List<FaultInjector> faults,
       List<String> command,
       Clock clock) {
     this.source = source;
     this.outDirectory = outDirectory;
     this.pipelines = List.copyOf(pipelines);
     this.checks = List.copyOf(checks);
+    this.faults = List.copyOf(faults);
     this.command = List.copyOf(command);
     this.clock = clock;
   }
@@ -171,23 +191,39 @@ public final class ScenarioRunner {
           return;
         }
 
+        List<SourceTransaction> transactions = workload.transactions();
+        int baselineCount = plan.faults().isEmpty() ? transactions.size() : transactions.size() / 2;
         Instant writeAt = clock.instant();
-        WorkloadWriter.to(source).write(workload);
+        WorkloadWriter.to(source).write(transactions.subList(0, baselineCount));
         record.timing("workload", Duration.between(writeAt, clock.instant()));
 
+        if (!plan.faults().isEmpty()) {
+          // The baseline must reconcile clean before any fault, or a later failure proves nothing.
+          Expectation baseline = Oracle.expect(workload.prefix(baselineCount));
+          CatchUp.Point baselinePoint =
+              awaitCatchUp(plan, tables, baseline, record, job, "baseline");
+          if (baselinePoint == null) {
+            return;
+          }
+          reconcile(
+              pipeline.semantics(),
+              tables,
+              baselinePoint,
+              baseline,
+              runDirectory,
+              record,
+              "baseline:");
+          if (record.currentSummary().exitCode() != ExitCode.PASSED) {
+            record.error("the baseline did not reconcile clean, so no fault was injected");
+            return;
+          }
+          List<SourceTransaction> rest = transactions.subList(baselineCount, transactions.size());
+          injectFaults(plan, pipeline, rest, runDirectory, record);
+        }
+
         Instant catchUpAt = clock.instant();
-        CatchUp.Point point;
-        try {
-          point =
-              CatchUp.await(
-                  tables,
-                  expected.lastWrittenEventId().isPresent()
-                      ? expected.lastWrittenEventId().getAsLong()
-                      : null,
-                  plan.catchUpTimeout(),
-                  clock);
-        } catch (WaitTimedOutException e) {
-          timedOut(record, "catch-up", e.getMessage(), plan.catchUpTimeout(), job, tables);
+        CatchUp.Point point = awaitCatchUp(plan, tables, expected, record, job, "catch-up");
+        if (point == null) {
           return;
         }
         record.timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
@@ -196,7 +232,7 @@ public final class ScenarioRunner {
         record.sourcePosition(SourcePositions.current(source).orElse(null));
 
         Instant reconcileAt = clock.instant();
-        reconcile(pipeline.semantics(), tables, point, expected, runDirectory, record);
+        reconcile(pipeline.semantics(), tables, point, expected, runDirectory, record, "");
         record.timing("reconcile", Duration.between(reconcileAt, clock.instant()));
         record.snapshots(allSnapshots(tables));
       } catch (TimeoutException e) {
@@ -214,7 +250,8 @@ public final class ScenarioRunner {
       CatchUp.Point point,
       Expectation expected,
       Path runDirectory,
-      RunRecord.Builder record)
+      RunRecord.Builder record,
+      String label)
       throws Exception {
     Path spill = Files.createDirectories(runDirectory.resolve("spill"));
     RowSet sourceRows = SourceRowReader.orders(source);
@@ -246,11 +283,136 @@ public final class ScenarioRunner {
             .build();
     for (ReconciliationCheck check : checks) {
       CheckResult result = check.check(context);
-      record.check(result);
-      if (check.name().equals("snapshot-diff")) {
+      record.check(
+          new CheckResult(
+              label + result.check(), result.verdict(), result.summary(), result.evidence()));
+      if (label.isEmpty() && check.name().equals("snapshot-diff")) {
         record.snapshotDiffCount(result.evidence().count("diff_count"));
       }
     }
+  }
+
+  /** Waits for catch-up to {@code expected}; on timeout records a failed check and returns null. */
+  private CatchUp.@Nullable Point awaitCatchUp(
+      ScenarioPlan plan,
+      TableAccess tables,
+      Expectation expected,
+      RunRecord.Builder record,
+      JobControl job,
+      String phase)
+      throws Exception {
+    try {
+      return CatchUp.await(
+          tables,
+          expected.lastWrittenEventId().isPresent()
+              ? expected.lastWrittenEventId().getAsLong()
+              : null,
+          plan.catchUpTimeout(),
+          clock);
+    } catch (WaitTimedOutException e) {
+      timedOut(record, phase, e.getMessage(), plan.catchUpTimeout(), job, tables);
+      return null;
+    }
+  }
+
+  /**
+   * Injects each planned fault in turn while the rest of the workload is written, proves that it
+   * fired, awaits recovery and records both; a fault that cannot be proven fails the run.
+   */
+  private void injectFaults(
+      ScenarioPlan plan,
+      PipelineUnderTest pipeline,
+      List<SourceTransaction> rest,
+      Path runDirectory,
+      RunRecord.Builder record)
+      throws Exception {
+    ExecutorService writer =
+        Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-workload-writer"));
+    try {
+      Future<?> writing = null;
+      int sequence = 0;
+      for (PlannedFault planned : plan.faults()) {
+        FaultInjector injector = fault(planned.fault());
+        String id = FaultIds.of(++sequence, injector.name());
+        FaultPosition position =
+            planned.position() != null ? planned.position() : defaultPosition(injector, pipeline);
+        FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
+        FaultContext context =
+            new FaultContext(
+                pipeline,
+                spec,
+                clock,
+                plan.catchUpTimeout(),
+                Files.createDirectories(runDirectory.resolve(id)));
+        Instant injectedAt = clock.instant();
+        try (FaultHandle handle = injector.inject(context)) {
+          if (writing == null) {
+            // The workload keeps writing to the source while the fault fires and heals.
+            writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
+          }
+          FaultEvidence evidence = handle.awaitFired(plan.catchUpTimeout());
+          RecoveryEvidence recovery = null;
+          if (evidence.fired()) {
+            try {
+              recovery = handle.awaitRecovery(plan.catchUpTimeout());
+            } catch (TimeoutException e) {
+              record.check(
+                  CheckResult.failed(
+                      "recovery:" + id, oneLine(e), Evidence.builder().fact("fault", id).build()));
+            }
+          }
+          record.fault(FaultRecord.of(spec, evidence, recovery));
+          record.timing("fault:" + injector.name(), Duration.between(injectedAt, clock.instant()));
+        }
+      }
+      if (writing != null) {
+        writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } else {
+        WorkloadWriter.to(source).write(rest);
+      }
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
+  /**
+   * Where a fault fires when the plan does not say: shortly ahead of the running job, at a logical
+   * position (a checkpoint id or an event count) that replays. A checkpoint suits every fault point
+   * (the enumerator's, the storage's, the sink's commit); only an operator exception fires on the
+   * data path, after a number of events.
+   */
+  private static FaultPosition defaultPosition(FaultInjector injector, PipelineUnderTest pipeline) {
+    Set<FaultPosition.Kind> kinds = injector.supportedPositions();
+    long nextCheckpoint =
+        pipeline
+                .capability(JobControl.class)
+                .map(job -> job.checkpoints().stream().mapToLong(c -> c.id()).max().orElse(0))
+                .orElse(0L)
+            + 2;
+    if ("task-exception".equals(injector.name())
+        && kinds.contains(FaultPosition.Kind.AFTER_EVENT)) {
+      return new FaultPosition.AfterEvent(100);
+    }
+    if (kinds.contains(FaultPosition.Kind.AT_CHECKPOINT)) {
+      return new FaultPosition.AtCheckpoint(nextCheckpoint);
+    }
+    if (kinds.contains(FaultPosition.Kind.AROUND_COMMIT)) {
+      return new FaultPosition.AroundCommit(nextCheckpoint, false);
+    }
+    return new FaultPosition.Now();
+  }
+
+  private FaultInjector fault(String name) {
+    for (FaultInjector injector : faults) {
+      if (injector.name().equals(name)) {
+        return injector;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Unknown fault '"
+            + name
+            + "'; available: "
+            + faults.stream().map(FaultInjector::name).sorted().toList());
   }
 
   /**

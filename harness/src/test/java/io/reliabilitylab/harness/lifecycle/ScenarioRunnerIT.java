@@ -95,13 +95,21 @@ class ScenarioRunnerIT {
         out,
         List.of(provider),
         List.of(new SnapshotDiffCheck()),
+        List.of(),
         List.of("reliability-lab", "run"),
         Clock.systemUTC());
   }
 
   private static ScenarioPlan plan() {
     return new ScenarioPlan(
-        "stalled", "baseline", 1, 20, Map.of(), Duration.ofSeconds(2), Duration.ofSeconds(2));
+        "stalled",
+        "baseline",
+        1,
+        20,
+        Map.of(),
+        Duration.ofSeconds(2),
+        Duration.ofSeconds(2),
+        List.of());
   }
 
   /** A pipeline whose job runs and checkpoints but whose sink never commits a snapshot. */

@@ -233,7 +233,9 @@ public record DirectJobConfig(
     private Path checkpointDirectory = Path.of("checkpoints");
     private Duration checkpointInterval = Duration.ofSeconds(1);
     private Duration checkpointTimeout = Duration.ofSeconds(10);
-    private int tolerableCheckpointFailures = 0;
+    // A few failed checkpoints are tolerated, as in production, so that a failure in the
+    // asynchronous part or an expiry does not restart the job (the tolerated checkpoint fault).
+    private int tolerableCheckpointFailures = 3;
     private int restartAttempts = 1_000;
     private Duration restartDelay = Duration.ofMillis(200);
     private int parallelism = 2;
