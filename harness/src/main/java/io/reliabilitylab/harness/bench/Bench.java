@@ -3,6 +3,7 @@ package io.reliabilitylab.harness.bench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
+import io.reliabilitylab.harness.lifecycle.Capabilities;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.record.EnvironmentInfo;
 import io.reliabilitylab.harness.record.RunId;
@@ -25,7 +26,6 @@ import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobControl;
-import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -217,8 +217,8 @@ public final class Bench {
             .effectiveConfiguration()
             .forEach((key, value) -> configuration.putIfAbsent("pipeline." + key, value));
         pipeline.stackVersions().forEach(stackVersions::putIfAbsent);
-        JobControl job = require(pipeline, JobControl.class);
-        TableAccess tables = require(pipeline, TableAccess.class);
+        JobControl job = Capabilities.require(pipeline, JobControl.class, "to run the bench");
+        TableAccess tables = Capabilities.require(pipeline, TableAccess.class, "to run the bench");
         ChangelogWalk walk = new ChangelogWalk(tables);
         job.awaitRunning(config.catchUpTimeout());
         long snapshotMs = 0;
@@ -709,20 +709,6 @@ public final class Bench {
     } catch (Exception e) {
       return "unknown (" + e.getMessage() + ")";
     }
-  }
-
-  private static <T extends PipelineCapability> T require(
-      PipelineUnderTest pipeline, Class<T> capability) {
-    return pipeline
-        .capability(capability)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "Pipeline "
-                        + pipeline.name()
-                        + " does not offer "
-                        + capability.getSimpleName()
-                        + ", which the bench needs"));
   }
 
   private static void deleteRecursively(Path directory) {

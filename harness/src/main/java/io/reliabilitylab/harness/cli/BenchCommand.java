@@ -6,7 +6,6 @@ import io.reliabilitylab.harness.bench.BenchConfig;
 import io.reliabilitylab.harness.bench.BenchMode;
 import io.reliabilitylab.harness.bench.BenchReport;
 import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.record.RunId;
 import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -16,9 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -125,20 +122,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
-  @Option(
-      names = "--checkpoint-interval",
-      defaultValue = "1s",
-      converter = DurationConverter.class,
-      description = "Flink checkpoint interval, e.g. 1s or 500ms. Default: ${DEFAULT-VALUE}.")
-  private Duration checkpointInterval = Duration.ofSeconds(1);
-
-  @Option(names = "--parallelism", description = "Job parallelism (default: the pipeline's own).")
-  private @Nullable Integer parallelism;
-
-  @Option(
-      names = "--flink-rest-address",
-      description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
-  private @Nullable String flinkRestAddress;
+  @Mixin private PipelineOptions pipelineOptions = new PipelineOptions();
 
   @Option(
       names = "--catch-up-timeout",
@@ -226,9 +210,9 @@ final class BenchCommand implements Callable<Integer> {
             .initialRows(initialRows)
             .seed(seed)
             .changesPerCommit(changesPerCommit)
-            .pipelineOptions(pipelineOptions())
+            .pipelineOptions(pipelineOptions.asOptions())
             .catchUpTimeout(catchUpTimeout)
-            .checkpointInterval(checkpointInterval);
+            .checkpointInterval(pipelineOptions.checkpointInterval());
     if (sustain != null && rate != null) {
       builder.sustain(sustain, rate);
     }
@@ -242,18 +226,6 @@ final class BenchCommand implements Callable<Integer> {
       case "both" -> EnumSet.allOf(BenchMode.class);
       default -> throw usage("--mode must be single, batched or both, got '" + mode + "'.");
     };
-  }
-
-  private Map<String, String> pipelineOptions() {
-    Map<String, String> options = new LinkedHashMap<>();
-    options.put(LabOptions.CHECKPOINT_INTERVAL_MS, Long.toString(checkpointInterval.toMillis()));
-    if (parallelism != null) {
-      options.put(LabOptions.PARALLELISM, parallelism.toString());
-    }
-    if (flinkRestAddress != null) {
-      options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
-    }
-    return options;
   }
 
   private ParameterException usage(String message) {

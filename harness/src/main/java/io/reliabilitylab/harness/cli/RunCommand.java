@@ -2,7 +2,6 @@ package io.reliabilitylab.harness.cli;
 
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.lifecycle.PlannedFault;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,20 +76,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
-  @Option(
-      names = "--checkpoint-interval",
-      defaultValue = "1s",
-      converter = DurationConverter.class,
-      description = "Flink checkpoint interval, e.g. 1s or 500ms. Default: ${DEFAULT-VALUE}.")
-  private Duration checkpointInterval = Duration.ofSeconds(1);
-
-  @Option(names = "--parallelism", description = "Job parallelism (default: the pipeline's own).")
-  private @Nullable Integer parallelism;
-
-  @Option(
-      names = "--flink-rest-address",
-      description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
-  private @Nullable String flinkRestAddress;
+  @Mixin private PipelineOptions pipelineOptions = new PipelineOptions();
 
   @Option(
       names = "--catch-up-timeout",
@@ -138,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
               "baseline",
               seed,
               events,
-              options(),
+              pipelineOptions.asOptions(),
               Duration.ofSeconds(60),
               catchUpTimeout,
               List.of());
@@ -169,18 +154,6 @@ final class RunCommand implements Callable<Integer> {
         List.of(
             ExitCode.FAILED, ExitCode.USAGE_OR_ENVIRONMENT, ExitCode.INCONCLUSIVE, ExitCode.PASSED);
     return order.indexOf(a) <= order.indexOf(b) ? a : b;
-  }
-
-  private java.util.Map<String, String> options() {
-    java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
-    options.put(LabOptions.CHECKPOINT_INTERVAL_MS, Long.toString(checkpointInterval.toMillis()));
-    if (parallelism != null) {
-      options.put(LabOptions.PARALLELISM, parallelism.toString());
-    }
-    if (flinkRestAddress != null) {
-      options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
-    }
-    return options;
   }
 
   private static void print(PrintWriter printer, RunRecord record) {

@@ -39,7 +39,6 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
-import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -180,8 +179,8 @@ public final class ScenarioRunner {
           .configuration(pipeline.effectiveConfiguration())
           .stackVersions(pipeline.stackVersions());
       record.configuration("delivery.semantics", pipeline.semantics().name());
-      JobControl job = require(pipeline, JobControl.class);
-      TableAccess tables = require(pipeline, TableAccess.class);
+      JobControl job = Capabilities.require(pipeline, JobControl.class, "to run a scenario");
+      TableAccess tables = Capabilities.require(pipeline, TableAccess.class, "to run a scenario");
       try {
         job.awaitRunning(plan.startTimeout());
         job.awaitCompletedCheckpointAfter(clock.instant(), plan.startTimeout());
@@ -479,20 +478,6 @@ public final class ScenarioRunner {
             + name
             + "'; available: "
             + pipelines.stream().map(PipelineProvider::name).sorted().toList());
-  }
-
-  private static <T extends PipelineCapability> T require(
-      PipelineUnderTest pipeline, Class<T> capability) {
-    return pipeline
-        .capability(capability)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "Pipeline "
-                        + pipeline.name()
-                        + " does not offer "
-                        + capability.getSimpleName()
-                        + ", which the lab needs to run a scenario"));
   }
 
   private @Nullable String serverVersion() {

@@ -1,0 +1,46 @@
+package io.reliabilitylab.harness.cli;
+
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/**
+ * How the pipeline runs, shared by the commands that start one: checkpoints, parallelism, cluster.
+ */
+final class PipelineOptions {
+
+  @Option(
+      names = "--checkpoint-interval",
+      defaultValue = "1s",
+      converter = DurationConverter.class,
+      description = "Flink checkpoint interval, e.g. 1s or 500ms. Default: ${DEFAULT-VALUE}.")
+  private Duration checkpointInterval = Duration.ofSeconds(1);
+
+  @Option(names = "--parallelism", description = "Job parallelism (default: the pipeline's own).")
+  private @Nullable Integer parallelism;
+
+  @Option(
+      names = "--flink-rest-address",
+      description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
+  private @Nullable String flinkRestAddress;
+
+  Duration checkpointInterval() {
+    return checkpointInterval;
+  }
+
+  /** The pipeline options these settings stand for ({@link LabOptions} keys). */
+  Map<String, String> asOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put(LabOptions.CHECKPOINT_INTERVAL_MS, Long.toString(checkpointInterval.toMillis()));
+    if (parallelism != null) {
+      options.put(LabOptions.PARALLELISM, parallelism.toString());
+    }
+    if (flinkRestAddress != null) {
+      options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
+    }
+    return options;
+  }
+}
