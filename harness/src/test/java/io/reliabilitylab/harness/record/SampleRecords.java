@@ -61,7 +61,7 @@ final class SampleRecords {
             new LinkageRecord.PartitionOffset(0, 3 + offsetShift, 3 + offsetShift),
             new LinkageRecord.PartitionOffset(1, 4, 5)),
         new LinkageRecord.CheckpointRef(
-            checkpoint, "COMPLETED", "file:/tmp/checkpoints/chk-" + checkpoint),
+            checkpoint, "COMPLETED", "file:/srv/lab/checkpoints/chk-" + checkpoint),
         Map.of(
             "orders_current",
             new LinkageRecord.SnapshotRef(4318176490047650439L, "51dd090a", checkpoint),
@@ -202,7 +202,7 @@ final class SampleRecords {
                     "COMPLETED",
                     START.plusSeconds(20),
                     START.plusSeconds(21),
-                    "file:/tmp/chk-10",
+                    "file:/srv/lab/chk-10",
                     null,
                     Duration.ofMillis(12),
                     false),

@@ -13,8 +13,8 @@ class DirectJobConfigTest {
   private static final DirectJobConfig CONFIG =
       DirectJobConfig.builder()
           .source("127.0.0.1", 3307, "lab", new SourceDatabase.Credentials("cdc", "s3cret-pw"))
-          .warehouse(Path.of("/tmp/w"))
-          .checkpointDirectory(Path.of("/tmp/c"))
+          .warehouse(Path.of("/srv/lab/w"))
+          .checkpointDirectory(Path.of("/srv/lab/c"))
           .build();
 
   @Test
@@ -62,9 +62,9 @@ class DirectJobConfigTest {
   void hasFaultPointsByDefaultWithCheckpointsOnTheFaultInjectingFileSystem() {
     assertThat(CONFIG.faultPoints()).isTrue();
     assertThat(CONFIG.faultPointNames()).contains("source-enumerator", "operator", "sink-commit");
-    assertThat(CONFIG.checkpointStorageUri()).hasToString("srlfault:///tmp/c");
+    assertThat(CONFIG.checkpointStorageUri()).hasToString("srlfault:///srv/lab/c");
     assertThat(CONFIG.effectiveConfiguration())
-        .containsEntry("execution.checkpointing.dir", "srlfault:///tmp/c")
+        .containsEntry("execution.checkpointing.dir", "srlfault:///srv/lab/c")
         .hasEntrySatisfying("fault-points", value -> assertThat(value).startsWith("on"));
   }
 
@@ -73,7 +73,7 @@ class DirectJobConfigTest {
     DirectJobConfig bare = CONFIG.toBuilder().faultPoints(false).build();
 
     assertThat(bare.faultPointNames()).isEmpty();
-    assertThat(bare.checkpointStorageUri()).hasToString("file:///tmp/c");
+    assertThat(bare.checkpointStorageUri()).hasToString("file:///srv/lab/c");
     assertThat(bare.effectiveConfiguration()).containsEntry("fault-points", "off");
     assertThat(DirectJob.create(bare).faultPoints()).isEmpty();
   }
