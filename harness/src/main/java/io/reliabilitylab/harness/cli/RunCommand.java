@@ -5,7 +5,11 @@ import io.reliabilitylab.harness.discovery.Plugins;
 import io.reliabilitylab.harness.lifecycle.PlannedFault;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
+import io.reliabilitylab.harness.record.RunId;
 import io.reliabilitylab.harness.record.RunRecord;
+import io.reliabilitylab.harness.record.RunRecordWriter;
+import io.reliabilitylab.harness.record.SuiteSummary;
+import io.reliabilitylab.harness.secrets.Redactor;
 import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -14,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -134,7 +139,8 @@ final class RunCommand implements Callable<Integer> {
       for (FaultInjector fault : selectedFaults) {
         plans.add(baseline.withFaults(fault.name(), List.of(PlannedFault.of(fault.name()))));
       }
-      ExitCode worst = ExitCode.PASSED;
+      Instant suiteStart = Instant.now();
+      List<RunRecord> records = new ArrayList<>();
       for (ScenarioPlan plan : plans) {
         printer.printf(
             "Running %s / %s on %s (%s), %d events, seed %d ...%n",
@@ -142,18 +148,21 @@ final class RunCommand implements Callable<Integer> {
         printer.flush();
         RunRecord record = runner.run(plan);
         print(printer, record);
-        worst = worse(worst, record.summary().exitCode());
+        records.add(record);
       }
-      return worst.code();
+      SuiteSummary suite =
+          SuiteSummary.of(
+              RunId.next(suiteStart),
+              suiteStart,
+              Instant.now(),
+              Redactor.commandLine(commandLine),
+              records);
+      new RunRecordWriter(out).writeSuite(suite);
+      printer.printf(
+          "%nSuite %s: %s (%d scenarios)%n", suite.suiteId(), suite.verdict(), records.size());
+      printer.flush();
+      return suite.exitCode().code();
     }
-  }
-
-  /** The exit code of a suite: failed over usage error over inconclusive over passed. */
-  private static ExitCode worse(ExitCode a, ExitCode b) {
-    List<ExitCode> order =
-        List.of(
-            ExitCode.FAILED, ExitCode.USAGE_OR_ENVIRONMENT, ExitCode.INCONCLUSIVE, ExitCode.PASSED);
-    return order.indexOf(a) <= order.indexOf(b) ? a : b;
   }
 
   private static void print(PrintWriter printer, RunRecord record) {

@@ -50,6 +50,14 @@ class FaultScenarioIT {
 
     assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.PASSED.code());
     List<RunRecord> records = RunRecordReader.readDirectory(out);
+    try (var files = java.nio.file.Files.list(out)) {
+      Path suiteFile =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("suite-"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(RunRecordReader.readSuite(suiteFile).runs()).hasSize(3);
+    }
     assertThat(records)
         .extracting(r -> r.scenario().name())
         .containsExactly("baseline", "task-exception", "sink-commit-failure");
