@@ -87,6 +87,7 @@ public final class ScenarioRunner {
   private final List<FaultInjector> faults;
   private final List<String> command;
   private final Clock clock;
+  private final @Nullable String gitSha;
 
   /**
    * @param source the source database, started by the caller and reused across scenarios
@@ -111,6 +112,7 @@ public final class ScenarioRunner {
     this.faults = List.copyOf(faults);
     this.command = List.copyOf(command);
     this.clock = clock;
+    this.gitSha = GitRevision.current();
   }
 
   /** Runs the scenario and writes its record into the output directory; returns the record. */
@@ -123,6 +125,7 @@ public final class ScenarioRunner {
     RunRecord.Builder record =
         RunRecord.builder(runId, started)
             .command(command)
+            .gitSha(gitSha)
             .environment(EnvironmentInfo.capture(source.kind(), false))
             .scenario(
                 ScenarioInfo.of(plan.pipeline(), plan.scenario(), plan.seed(), plan.events(), 0)

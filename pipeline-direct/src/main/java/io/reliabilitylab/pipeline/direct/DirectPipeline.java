@@ -145,8 +145,8 @@ final class DirectPipeline
     versions.put("flink", EnvironmentInformation.getVersion());
     versions.put(
         "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
-    versions.put("iceberg", mavenVersion("org.apache.iceberg", "iceberg-core"));
-    versions.put("iceberg_flink", mavenVersion("org.apache.iceberg", "iceberg-flink-1.20"));
+    // Iceberg's jars are built by Gradle (no pom.properties); it reports its own version.
+    versions.put("iceberg", org.apache.iceberg.IcebergBuild.version());
     versions.put("java", System.getProperty("java.version"));
     return versions;
   }

@@ -73,6 +73,9 @@ class RunCommandIT {
               assertThat(s.committedCheckpointId()).isNotNull();
             });
     assertThat(record.sourcePosition()).isNotNull();
+    // The tests run inside the lab's git checkout, so the record names its revision.
+    assertThat(record.gitSha()).matches("[0-9a-f]{12}");
+    assertThat(record.stackVersions()).containsKeys("flink", "flink_cdc_mysql", "iceberg");
     assertThat(record.effectiveConfiguration()).containsKey("delivery.semantics");
     assertThat(record.timings()).containsKeys("start", "workload", "catch_up", "reconcile");
     assertThat(stdout.toString()).contains("PASSED");
