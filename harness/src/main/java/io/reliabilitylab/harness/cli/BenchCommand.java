@@ -124,13 +124,6 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin private PipelineOptions pipelineOptions = new PipelineOptions();
 
-  @Option(
-      names = "--catch-up-timeout",
-      defaultValue = "120s",
-      converter = DurationConverter.class,
-      description = "The deadline of every wait for the sink. Default: ${DEFAULT-VALUE}.")
-  private Duration catchUpTimeout = Duration.ofSeconds(120);
-
   private final ClassLoader pluginClassLoader;
 
   BenchCommand(ClassLoader pluginClassLoader) {
@@ -211,7 +204,7 @@ final class BenchCommand implements Callable<Integer> {
             .seed(seed)
             .changesPerCommit(changesPerCommit)
             .pipelineOptions(pipelineOptions.asOptions())
-            .catchUpTimeout(catchUpTimeout)
+            .catchUpTimeout(pipelineOptions.catchUpTimeout())
             .checkpointInterval(pipelineOptions.checkpointInterval());
     if (sustain != null && rate != null) {
       builder.sustain(sustain, rate);

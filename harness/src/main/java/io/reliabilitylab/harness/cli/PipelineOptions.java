@@ -27,6 +27,19 @@ final class PipelineOptions {
       description = "Run on a Flink session cluster at this REST address instead of a MiniCluster.")
   private @Nullable String flinkRestAddress;
 
+  @Option(
+      names = "--catch-up-timeout",
+      defaultValue = "120s",
+      converter = DurationConverter.class,
+      description =
+          "The deadline of every wait for the sink (catch-up, fault proof, recovery)."
+              + " Default: ${DEFAULT-VALUE}.")
+  private Duration catchUpTimeout = Duration.ofSeconds(120);
+
+  Duration catchUpTimeout() {
+    return catchUpTimeout;
+  }
+
   Duration checkpointInterval() {
     return checkpointInterval;
   }

@@ -83,13 +83,6 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin private PipelineOptions pipelineOptions = new PipelineOptions();
 
-  @Option(
-      names = "--catch-up-timeout",
-      defaultValue = "120s",
-      converter = DurationConverter.class,
-      description = "How long the sink may take to hold the last event. Default: ${DEFAULT-VALUE}.")
-  private Duration catchUpTimeout = Duration.ofSeconds(120);
-
   private final ClassLoader pluginClassLoader;
   private final List<String> commandLine;
 
@@ -130,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
               events,
               pipelineOptions.asOptions(),
               Duration.ofSeconds(60),
-              catchUpTimeout,
+              pipelineOptions.catchUpTimeout(),
               List.of());
       // A baseline, then each fault as its own scenario: fresh tables, the same seed, the same
       // embedded database.

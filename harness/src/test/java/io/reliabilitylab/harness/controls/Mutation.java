@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * One way a pipeline breaks its output, applied to a faithful {@link PipelineOutput}, with the
@@ -115,21 +116,12 @@ enum Mutation {
       Set.of()) {
     @Override
     List<Candidate> candidates(PipelineOutput out) {
-      List<Candidate> candidates = new ArrayList<>();
-      for (Map.Entry<RowKey, List<ChangeEvent>> entry : out.eventsByKey().entrySet()) {
-        ChangeEvent last = entry.getValue().get(entry.getValue().size() - 1);
-        if (last.op() == ChangeOp.DELETE) {
-          candidates.add(
-              new Candidate(
-                  entry.getKey(),
-                  last.eventId(),
-                  () -> {
-                    out.changelog.remove(last);
-                    out.current.add(last.row().inTable(PipelineOutput.CURRENT));
-                  }));
-        }
-      }
-      return candidates;
+      return finalDeletes(
+          out,
+          delete -> {
+            out.changelog.remove(delete);
+            out.current.add(delete.row().inTable(PipelineOutput.CURRENT));
+          });
     }
   },
 
@@ -141,18 +133,8 @@ enum Mutation {
       Set.of()) {
     @Override
     List<Candidate> candidates(PipelineOutput out) {
-      List<Candidate> candidates = new ArrayList<>();
-      for (Map.Entry<RowKey, List<ChangeEvent>> entry : out.eventsByKey().entrySet()) {
-        ChangeEvent last = entry.getValue().get(entry.getValue().size() - 1);
-        if (last.op() == ChangeOp.DELETE) {
-          candidates.add(
-              new Candidate(
-                  entry.getKey(),
-                  last.eventId(),
-                  () -> out.current.add(last.row().inTable(PipelineOutput.CURRENT))));
-        }
-      }
-      return candidates;
+      return finalDeletes(
+          out, delete -> out.current.add(delete.row().inTable(PipelineOutput.CURRENT)));
     }
   },
 
@@ -240,6 +222,18 @@ enum Mutation {
       return candidates;
     }
   };
+
+  /** Each delete that is the last change of its key, with {@code lose} applied to it. */
+  private static List<Candidate> finalDeletes(PipelineOutput out, Consumer<ChangeEvent> lose) {
+    List<Candidate> candidates = new ArrayList<>();
+    for (Map.Entry<RowKey, List<ChangeEvent>> entry : out.eventsByKey().entrySet()) {
+      ChangeEvent last = entry.getValue().get(entry.getValue().size() - 1);
+      if (last.op() == ChangeOp.DELETE) {
+        candidates.add(new Candidate(entry.getKey(), last.eventId(), () -> lose.accept(last)));
+      }
+    }
+    return candidates;
+  }
 
   /** A place the mutation can break, naming the key and event it affects. */
   record Candidate(RowKey key, long eventId, Runnable apply) {}
