@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.STABLE;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -37,6 +38,15 @@ public interface FaultInjector extends Named {
   /** The logical positions this fault can be placed at. */
   default Set<FaultPosition.Kind> supportedPositions() {
     return EnumSet.of(FaultPosition.Kind.NOW);
+  }
+
+  /**
+   * The named ways this fault runs as a scenario of its own, the plain one first and named {@link
+   * FaultVariant#DEFAULT}; each variant's parameters and position must be accepted by {@link
+   * #inject}.
+   */
+  default List<FaultVariant> variants() {
+    return List.of(FaultVariant.standard(description()));
   }
 
   /** Arms or performs the fault; see the contract above. */

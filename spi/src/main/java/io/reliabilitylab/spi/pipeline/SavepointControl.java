@@ -15,6 +15,20 @@ public interface SavepointControl extends PipelineCapability {
   /** Starts the job again from a savepoint or retained checkpoint under a new job id. */
   String restore(String path, int parallelism) throws Exception;
 
-  /** The path of the latest retained checkpoint, for a restore after the cluster died. */
+  /**
+   * The path of the latest retained checkpoint, for a restore after the cluster died; found on the
+   * checkpoint storage, so it answers after {@link #loseCluster()} too.
+   */
   String latestRetainedCheckpoint() throws Exception;
+
+  /**
+   * Ends the job abruptly as if its cluster died: no savepoint, no graceful stop; retained
+   * checkpoints stay on their storage. A later {@link #restore} starts the job (on a new cluster,
+   * where the pipeline owns it) under a new job id. An embedded cluster is stopped inside the JVM,
+   * not killed as a process: state that as the claim boundary.
+   */
+  default void loseCluster() throws Exception {
+    throw new UnsupportedOperationException(
+        "This pipeline cannot lose its cluster; it offers stop-with-savepoint and restore only");
+  }
 }

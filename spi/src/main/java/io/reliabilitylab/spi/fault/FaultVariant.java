@@ -1,0 +1,90 @@
+package io.reliabilitylab.spi.fault;
+
+import static org.apiguardian.api.API.Status.STABLE;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One named way to inject a fault, run by the lab as its own scenario: the parameters, the position
+ * (or none, to let the lab pick one shortly ahead of the running job) and, for a scenario built on
+ * an open upstream bug, the hazard it is expected to expose.
+ *
+ * <pre>{@code
+ * FaultVariant.of("snapshot-phase", "throws while the snapshot is read")
+ *     .at(new FaultPosition.SnapshotPhase(200))
+ *     .with("replacement", "after");
+ * }</pre>
+ *
+ * @param name the variant's name, unique within its fault; {@code default} for the plain one
+ * @param description one line on what this variant does differently
+ * @param position where it fires, or null for a position the lab picks ahead of the running job
+ * @param parameters the spec parameters it sets
+ * @param knownHazard null, or the upstream defect this variant reproduces (e.g. {@code
+ *     apache/iceberg#10892: ...}): the checks are expected to fail, and a suite reports a failure
+ *     as a known hazard detected rather than a defect of the pipeline
+ */
+@API(status = STABLE)
+public record FaultVariant(
+    String name,
+    String description,
+    @Nullable FaultPosition position,
+    Map<String, String> parameters,
+    @Nullable String knownHazard) {
+
+  /** The name of the variant every fault has. */
+  public static final String DEFAULT = "default";
+
+  public FaultVariant {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(description, "description");
+    if (!name.matches("[a-z0-9][a-z0-9-]*")) {
+      throw new IllegalArgumentException(
+          "A fault variant's name is lower-case letters, digits and '-', got '" + name + "'");
+    }
+    parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+  }
+
+  /** A variant with no parameters, at a position the lab picks. */
+  public static FaultVariant of(String name, String description) {
+    return new FaultVariant(name, description, null, Map.of(), null);
+  }
+
+  /** The plain variant: no parameters, at a position the lab picks. */
+  public static FaultVariant standard(String description) {
+    return of(DEFAULT, description);
+  }
+
+  /** A copy that fires at {@code at}. */
+  public FaultVariant at(FaultPosition at) {
+    return new FaultVariant(name, description, Objects.requireNonNull(at), parameters, knownHazard);
+  }
+
+  /** A copy with one more parameter. */
+  public FaultVariant with(String key, String value) {
+    Map<String, String> copy = new LinkedHashMap<>(parameters);
+    copy.put(key, value);
+    return new FaultVariant(name, description, position, copy, knownHazard);
+  }
+
+  /** A copy expected to diverge because of {@code hazard}, an open upstream defect. */
+  public FaultVariant expectedToDiverge(String hazard) {
+    return new FaultVariant(
+        name, description, position, parameters, Objects.requireNonNull(hazard));
+  }
+
+  /** The position, if the variant fixes one. */
+  public Optional<FaultPosition> fixedPosition() {
+    return Optional.ofNullable(position);
+  }
+
+  /** Whether the checks are expected to fail (a known upstream hazard). */
+  public boolean expectsDivergence() {
+    return knownHazard != null;
+  }
+}
