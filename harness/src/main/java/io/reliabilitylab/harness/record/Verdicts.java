@@ -21,12 +21,13 @@ import org.jspecify.annotations.Nullable;
  *       fails the run: a scenario whose fault never happened proves nothing;
  *   <li>any failed check fails the run;
  *   <li>otherwise any inconclusive check makes it inconclusive — and so does a run with no checks
- *       at all, since nothing was shown;
+ *       at all, since nothing was shown, and a run with a skipped fault (the pipeline lacks a
+ *       capability or fault point): the scenario it planned did not happen, so it never reads as
+ *       passed;
  *   <li>otherwise it passed.
  * </ol>
  *
- * Skipped faults (the pipeline lacks a capability) do not fail a run, but they are counted and
- * named in the summary so that a pass never hides them. A run stopped by a usage or environment
+ * Skipped faults are counted and named in the summary with their reasons. A run stopped by a usage or environment
  * error exits with {@link ExitCode#USAGE_OR_ENVIRONMENT} unless a check had already failed.
  */
 @API(status = STABLE)
@@ -88,6 +89,13 @@ public final class Verdicts {
         case FIRED -> firedFaults++;
         case SKIPPED -> {
           skippedFaults.add(fault.faultId() + " (" + fault.fault() + "): " + fault.reason());
+          reasons.add(
+              "fault "
+                  + fault.faultId()
+                  + " ("
+                  + fault.fault()
+                  + ") was skipped, so the scenario did not happen: "
+                  + fault.reason());
         }
         case NOT_PROVEN, ARMED -> {
           notProvenFaults.add(fault.faultId());
@@ -118,7 +126,7 @@ public final class Verdicts {
     Verdict verdict;
     if (!notProvenFaults.isEmpty() || !failedChecks.isEmpty()) {
       verdict = Verdict.FAILED;
-    } else if (!inconclusiveChecks.isEmpty() || checks.isEmpty()) {
+    } else if (!inconclusiveChecks.isEmpty() || checks.isEmpty() || !skippedFaults.isEmpty()) {
       verdict = Verdict.INCONCLUSIVE;
       if (checks.isEmpty()) {
         reasons.add("no check was run, so nothing was shown");

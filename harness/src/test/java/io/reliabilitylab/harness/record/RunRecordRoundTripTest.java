@@ -133,10 +133,14 @@ class RunRecordRoundTripTest {
   @Test
   void theSummaryIsComputedFromChecksAndFaults() {
     Summary summary = SampleRecords.full().summary();
-
     assertThat(summary.verdict()).isEqualTo(Verdict.PASSED);
     assertThat(summary.checksPassed()).isEqualTo(2);
     assertThat(summary.faultsFired()).isEqualTo(1);
+    assertThat(summary.dlqRecordCount()).isEqualTo(1);
+
+    // A second fault that was skipped: the run cannot read as passed.
+    summary = SampleRecords.withSkippedFault().summary();
+    assertThat(summary.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
     assertThat(summary.faultsSkipped()).isEqualTo(1);
     assertThat(summary.skippedFaults())
         .containsExactly(

@@ -232,8 +232,17 @@ final class SampleRecords {
         seconds / 2);
   }
 
-  /** A record with every section filled. */
+  /** A passing record with every section filled. */
   static RunRecord full() {
+    return fullBuilder().build();
+  }
+
+  /** The full record with a second fault that was skipped: inconclusive, never passed. */
+  static RunRecord withSkippedFault() {
+    return fullBuilder().fault(skippedFault()).build();
+  }
+
+  private static RunRecord.Builder fullBuilder() {
     return RunRecord.builder(RUN_ID, START)
         .finishedAt(START.plusSeconds(117))
         .gitSha("103ecd1eb5f9")
@@ -256,7 +265,6 @@ final class SampleRecords {
         .configuration("sink", "iceberg-flink-1.20 1.10.0 (v2, upsert)")
         .configuration("debezium.offset.flush.interval.ms", "200")
         .fault(firedFault())
-        .fault(skippedFault())
         .baselineLinkage(linkage("baseline", 2, 0))
         .repairLinkage(linkage("repair", 11, 1))
         .finalLinkage(linkage("final", 22, 2))
@@ -276,8 +284,7 @@ final class SampleRecords {
             "Shows that one poison record on the broker pipeline is quarantined and repaired with"
                 + " the current table equal to the source; does not show behaviour under"
                 + " several brokers or real network partitions.")
-        .logs(Path.of("logs", RUN_ID + ".log"))
-        .build();
+        .logs(Path.of("logs", RUN_ID + ".log"));
   }
 
   /** A record with only what every record must have. */

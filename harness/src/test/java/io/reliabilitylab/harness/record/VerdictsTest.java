@@ -103,7 +103,7 @@ class VerdictsTest {
     }
 
     @Test
-    void whenAFaultWasSkippedItIsCountedAndNamedButDoesNotFail() {
+    void whenAFaultWasSkippedTheRunIsInconclusiveNeverPassed() {
       Summary summary =
           Verdicts.summarize(
               List.of(passed("snapshot-diff")),
@@ -111,7 +111,12 @@ class VerdictsTest {
               0,
               0);
 
-      assertThat(summary.exitCode()).isEqualTo(ExitCode.PASSED);
+      assertThat(summary.verdict()).isEqualTo(Verdict.INCONCLUSIVE);
+      assertThat(summary.exitCode()).isEqualTo(ExitCode.INCONCLUSIVE);
+      assertThat(summary.reasons())
+          .containsExactly(
+              "fault f2 (task-failure) was skipped, so the scenario did not happen:"
+                  + " no TaskManagerControl");
       assertThat(summary.faultsSkipped()).isEqualTo(1);
       assertThat(summary.skippedFaults())
           .containsExactly("f2 (task-failure): no TaskManagerControl");

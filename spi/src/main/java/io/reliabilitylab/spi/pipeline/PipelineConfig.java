@@ -16,13 +16,22 @@ import org.apiguardian.api.API;
  *
  * @param options the options, by key
  * @param workDirectory a directory the pipeline may use and leaves behind for evidence
+ * @param onJobSubmitted called once the job is submitted, before the pipeline awaits it streaming
+ *     (see {@link JobSubmittedListener}); a pipeline that cannot call it must say so in its start
  */
 @API(status = STABLE)
-public record PipelineConfig(Map<String, String> options, Path workDirectory) {
+public record PipelineConfig(
+    Map<String, String> options, Path workDirectory, JobSubmittedListener onJobSubmitted) {
 
   public PipelineConfig {
     options = Collections.unmodifiableMap(new TreeMap<>(options));
     Objects.requireNonNull(workDirectory, "workDirectory");
+    Objects.requireNonNull(onJobSubmitted, "onJobSubmitted");
+  }
+
+  /** A configuration whose start needs no call once the job is submitted. */
+  public PipelineConfig(Map<String, String> options, Path workDirectory) {
+    this(options, workDirectory, JobSubmittedListener.NONE);
   }
 
   /** An option's value, if set. */
