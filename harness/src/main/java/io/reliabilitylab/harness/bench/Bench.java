@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.harness.lifecycle.Capabilities;
+import io.reliabilitylab.harness.lifecycle.ChangelogWalk;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.record.EnvironmentInfo;
 import io.reliabilitylab.harness.record.RunId;

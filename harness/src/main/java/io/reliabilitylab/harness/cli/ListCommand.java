@@ -8,6 +8,7 @@ import io.reliabilitylab.harness.discovery.DiscoveryProblem;
 import io.reliabilitylab.harness.discovery.Plugins;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultVariant;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -105,6 +106,18 @@ final class ListCommand implements Callable<Integer> {
                       : "(requires: " + String.join(", ", requires) + ")");
         }
         out.println(line);
+        // A fault with only its plain variant needs no second line.
+        for (FaultVariant variant :
+            entry.variants().size() > 1 ? entry.variants() : List.<FaultVariant>of()) {
+          out.println(
+              "      "
+                  + entry.name()
+                  + (FaultVariant.DEFAULT.equals(variant.name()) ? "" : ":" + variant.name())
+                  + (variant.position() == null ? "" : " at " + variant.position().text())
+                  + (variant.knownHazard() == null
+                      ? ""
+                      : "  (expected to diverge: " + variant.knownHazard() + ")"));
+        }
       }
     }
   }
@@ -121,6 +134,19 @@ final class ListCommand implements Callable<Integer> {
         List<String> requires = entry.requires();
         if (requires != null) {
           fields.put("required_capabilities", requires);
+        }
+        if (!entry.variants().isEmpty()) {
+          List<Map<String, Object>> variants = new ArrayList<>();
+          for (FaultVariant variant : entry.variants()) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("name", variant.name());
+            v.put("description", variant.description());
+            v.put("position", variant.position() == null ? null : variant.position().text());
+            v.put("parameters", variant.parameters());
+            v.put("known_hazard", variant.knownHazard());
+            variants.add(v);
+          }
+          fields.put("variants", variants);
         }
         fields.put("class", entry.className());
         entries.add(fields);
@@ -150,7 +176,8 @@ final class ListCommand implements Callable<Integer> {
               plugin.name(),
               Errors.oneLine(plugin.description()),
               requires.apply(plugin),
-              plugin.getClass().getName()));
+              plugin.getClass().getName(),
+              plugin instanceof FaultInjector fault ? fault.variants() : List.of()));
     }
     return new Group(title, entries, plugins.problems());
   }
@@ -162,5 +189,9 @@ final class ListCommand implements Callable<Integer> {
   private record Group(String title, List<Entry> entries, List<DiscoveryProblem> problems) {}
 
   private record Entry(
-      String name, String description, @Nullable List<String> requires, String className) {}
+      String name,
+      String description,
+      @Nullable List<String> requires,
+      String className,
+      List<FaultVariant> variants) {}
 }

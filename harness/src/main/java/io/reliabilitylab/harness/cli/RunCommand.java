@@ -2,7 +2,9 @@ package io.reliabilitylab.harness.cli;
 
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
+import io.reliabilitylab.harness.lifecycle.Exercises;
+import io.reliabilitylab.harness.lifecycle.FaultSelection;
+import io.reliabilitylab.harness.lifecycle.PressureExercise;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
 import io.reliabilitylab.harness.record.RunId;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,9 +59,18 @@ final class RunCommand implements Callable<Integer> {
       names = "--faults",
       defaultValue = "none",
       description =
-          "Faults to inject: 'none', 'all' or a comma-separated list of names (see 'list')."
-              + " Default: ${DEFAULT-VALUE}.")
+          "Faults to inject, each variant as its own scenario: 'none', 'all', or a"
+              + " comma-separated list of fault names (all their variants) and"
+              + " <fault>:<variant> (see 'list'). Default: ${DEFAULT-VALUE}.")
   private String faults = "none";
+
+  @Option(
+      names = "--scenarios",
+      defaultValue = "none",
+      description =
+          "Exercises run as scenarios of their own after the faults: 'none', 'all', or a"
+              + " comma-separated list of pressure, compaction. Default: ${DEFAULT-VALUE}.")
+  private String scenarios = "none";
 
   @Option(
       names = "--events",
@@ -102,8 +114,14 @@ final class RunCommand implements Callable<Integer> {
     Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
     pipelines.get(pipeline);
     Plugins<FaultInjector> discoveredFaults = Plugins.faults(pluginClassLoader).requireNoProblems();
-    List<FaultInjector> selectedFaults =
-        "none".equals(faults) ? List.of() : discoveredFaults.select(faults);
+    List<FaultSelection.Choice> selectedFaults;
+    List<String> exercises;
+    try {
+      selectedFaults = FaultSelection.parse(faults, discoveredFaults.all());
+      exercises = exercises(scenarios);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     PrintWriter printer = spec.commandLine().getOut();
     try (SourceDatabase source = sourceOptions.open()) {
       ScenarioRunner runner =
@@ -129,8 +147,13 @@ final class RunCommand implements Callable<Integer> {
       // embedded database.
       List<ScenarioPlan> plans = new ArrayList<>();
       plans.add(baseline);
-      for (FaultInjector fault : selectedFaults) {
-        plans.add(baseline.withFaults(fault.name(), List.of(PlannedFault.of(fault.name()))));
+      for (FaultSelection.Choice choice : selectedFaults) {
+        plans.add(baseline.withFaultVariant(choice.fault().name(), choice.variant()));
+      }
+      for (String exercise : exercises) {
+        plans.add(
+            baseline.withExercise(
+                exercise, exercise.equals("pressure") ? PressureExercise.OPTIONS : Map.of()));
       }
       Instant suiteStart = Instant.now();
       List<RunRecord> records = new ArrayList<>();
@@ -156,6 +179,29 @@ final class RunCommand implements Callable<Integer> {
       printer.flush();
       return suite.exitCode().code();
     }
+  }
+
+  /** The exercises named by {@code --scenarios}, in the lab's order for {@code all}. */
+  private static List<String> exercises(String selection) {
+    String trimmed = selection.strip();
+    if (trimmed.equals("none")) {
+      return List.of();
+    }
+    if (trimmed.equals("all")) {
+      return Exercises.names();
+    }
+    List<String> chosen = new ArrayList<>();
+    for (String part : trimmed.split(",", -1)) {
+      String name = part.strip();
+      if (!name.isEmpty() && !chosen.contains(name)) {
+        chosen.add(Exercises.named(name).name());
+      }
+    }
+    if (chosen.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--scenarios names none; use 'none', 'all' or some of " + Exercises.names());
+    }
+    return chosen;
   }
 
   private static void print(PrintWriter printer, RunRecord record) {

@@ -51,14 +51,18 @@ public final class CatchUp {
     Instant deadline = clock.instant().plus(timeout);
     String progress = "no snapshot committed yet";
     while (true) {
-      Optional<SnapshotInfo> changelog = latest(tables.snapshots(tables.changelogTable()));
-      Optional<SnapshotInfo> current = latest(tables.snapshots(tables.currentTable()));
+      List<SnapshotInfo> changelogs = tables.snapshots(tables.changelogTable());
+      List<SnapshotInfo> currents = tables.snapshots(tables.currentTable());
+      Optional<SnapshotInfo> changelog = latest(changelogs);
+      Optional<SnapshotInfo> current = latest(currents);
       if (changelog.isPresent() && current.isPresent()) {
         SnapshotInfo cl = changelog.get();
         SnapshotInfo cur = current.get();
         boolean holdsLast =
             lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
-        boolean currentAligned = checkpointOf(cur) >= checkpointOf(cl);
+        // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
+        // the checkpoint committed before it.
+        boolean currentAligned = effectiveCheckpoint(currents) >= checkpointOf(cl);
         if (holdsLast && currentAligned) {
           return new Point(cl, cur, clock.instant());
         }
@@ -91,6 +95,15 @@ public final class CatchUp {
     return snapshots.isEmpty()
         ? Optional.empty()
         : Optional.of(snapshots.get(snapshots.size() - 1));
+  }
+
+  private static long effectiveCheckpoint(List<SnapshotInfo> snapshots) {
+    for (int i = snapshots.size() - 1; i >= 0; i--) {
+      if (snapshots.get(i).committedCheckpointId() != null) {
+        return snapshots.get(i).committedCheckpointId();
+      }
+    }
+    return Long.MIN_VALUE;
   }
 
   private static long checkpointOf(SnapshotInfo snapshot) {

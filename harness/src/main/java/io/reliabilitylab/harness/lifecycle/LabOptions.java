@@ -29,6 +29,10 @@ public final class LabOptions {
   public static final String WAREHOUSE_PATH = "sink.warehouse-path";
   public static final String CHECKPOINTS_PATH = "checkpoints.path";
   public static final String CHECKPOINT_INTERVAL_MS = "checkpoint.interval-ms";
+
+  /** How long a checkpoint may take before it is declared failed. */
+  public static final String CHECKPOINT_TIMEOUT_MS = "checkpoint.timeout-ms";
+
   public static final String PARALLELISM = "parallelism";
   public static final String FLINK_REST_ADDRESS = "flink.rest-address";
 

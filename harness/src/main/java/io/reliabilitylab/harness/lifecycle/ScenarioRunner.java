@@ -39,6 +39,7 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -129,6 +130,8 @@ public final class ScenarioRunner {
             .environment(EnvironmentInfo.capture(source.kind(), false))
             .scenario(
                 ScenarioInfo.of(plan.pipeline(), plan.scenario(), plan.seed(), plan.events(), 0)
+                    .withVariant(plan.variant())
+                    .withKnownHazard(plan.knownHazard())
                     .withWorkloadDigest(workload.digest()))
             .claimBoundary(claimBoundary(plan))
             .stackVersion("source", serverVersion())
@@ -176,8 +179,31 @@ public final class ScenarioRunner {
         new LinkedHashMap<>(LabOptions.of(source, table.name(), runDirectory));
     options.putAll(plan.options());
 
+    List<SourceTransaction> transactions = workload.transactions();
+    boolean phased = !plan.faults().isEmpty() || !plan.exercises().isEmpty();
+    int baselineCount = phased ? transactions.size() / 2 : transactions.size();
+    List<SourceTransaction> rest = transactions.subList(baselineCount, transactions.size());
+    // A fault placed in the snapshot phase needs rows to snapshot: the baseline is written before
+    // the job starts, and the fault is armed the moment the job is submitted.
+    boolean snapshotPhase = plan.faultsInSnapshotPhase();
+    List<ArmedFault> armedAtSubmission = new ArrayList<>();
+    JobSubmittedListener onSubmitted = JobSubmittedListener.NONE;
+    if (snapshotPhase) {
+      Instant preloadAt = clock.instant();
+      WorkloadWriter.to(source).write(transactions.subList(0, baselineCount));
+      record.timing("preload", Duration.between(preloadAt, clock.instant()));
+      onSubmitted =
+          submitted -> {
+            int sequence = 0;
+            for (PlannedFault planned : plan.faults()) {
+              armedAtSubmission.add(arm(planned, ++sequence, submitted, plan, runDirectory));
+            }
+          };
+    }
+
     Instant startAt = clock.instant();
-    try (PipelineUnderTest pipeline = provider.start(new PipelineConfig(options, runDirectory))) {
+    try (PipelineUnderTest pipeline =
+        provider.start(new PipelineConfig(options, runDirectory, onSubmitted))) {
       record
           .configuration(pipeline.effectiveConfiguration())
           .stackVersions(pipeline.stackVersions());
@@ -188,39 +214,50 @@ public final class ScenarioRunner {
         job.awaitRunning(plan.startTimeout());
         job.awaitCompletedCheckpointAfter(clock.instant(), plan.startTimeout());
         record.timing("start", Duration.between(startAt, clock.instant()));
-        if (job.restartCount() != 0) {
-          record.error("the job restarted " + job.restartCount() + " times before any fault");
-          return;
-        }
-
-        List<SourceTransaction> transactions = workload.transactions();
-        int baselineCount = plan.faults().isEmpty() ? transactions.size() : transactions.size() / 2;
-        Instant writeAt = clock.instant();
-        WorkloadWriter.to(source).write(transactions.subList(0, baselineCount));
-        record.timing("workload", Duration.between(writeAt, clock.instant()));
-
-        if (!plan.faults().isEmpty()) {
-          // The baseline must reconcile clean before any fault, or a later failure proves nothing.
-          Expectation baseline = Oracle.expect(workload.prefix(baselineCount));
-          CatchUp.Point baselinePoint =
-              awaitCatchUp(plan, tables, baseline, record, job, "baseline");
-          if (baselinePoint == null) {
+        if (snapshotPhase) {
+          if (armedAtSubmission.size() != plan.faults().size()) {
+            record.error(
+                "pipeline '"
+                    + plan.pipeline()
+                    + "' did not call the job-submitted listener, so the snapshot-phase faults"
+                    + " were never armed");
             return;
           }
-          reconcile(
-              pipeline.semantics(),
-              tables,
-              baselinePoint,
-              baseline,
-              runDirectory,
-              record,
-              "baseline:");
-          if (record.currentSummary().exitCode() != ExitCode.PASSED) {
-            record.error("the baseline did not reconcile clean, so no fault was injected");
+          completeFaults(plan, armedAtSubmission, rest, record);
+        } else {
+          if (job.restartCount() != 0) {
+            record.error("the job restarted " + job.restartCount() + " times before any fault");
             return;
           }
-          List<SourceTransaction> rest = transactions.subList(baselineCount, transactions.size());
-          injectFaults(plan, pipeline, rest, runDirectory, record);
+          Instant writeAt = clock.instant();
+          WorkloadWriter.to(source).write(transactions.subList(0, baselineCount));
+          record.timing("workload", Duration.between(writeAt, clock.instant()));
+          if (phased) {
+            // The baseline must reconcile clean first, or a later failure proves nothing.
+            Expectation baseline = Oracle.expect(workload.prefix(baselineCount));
+            CatchUp.Point baselinePoint =
+                awaitCatchUp(plan, tables, baseline, record, job, "baseline");
+            if (baselinePoint == null) {
+              return;
+            }
+            reconcile(
+                pipeline.semantics(),
+                tables,
+                baselinePoint,
+                baseline,
+                runDirectory,
+                record,
+                "baseline:");
+            if (record.currentSummary().exitCode() != ExitCode.PASSED) {
+              record.error("the baseline did not reconcile clean, so nothing was injected");
+              return;
+            }
+            if (plan.faults().isEmpty()) {
+              runExercises(plan, pipeline, workload, baselineCount, runDirectory, record);
+            } else {
+              injectFaults(plan, pipeline, rest, runDirectory, record);
+            }
+          }
         }
 
         Instant catchUpAt = clock.instant();
@@ -317,6 +354,81 @@ public final class ScenarioRunner {
     }
   }
 
+  /** A fault armed (or performed) on the pipeline, not yet proven. */
+  private record ArmedFault(
+      FaultInjector injector, FaultSpec spec, FaultHandle handle, Instant injectedAt) {}
+
+  /** Injects one planned fault: arms it at its position, or performs it now. */
+  private ArmedFault arm(
+      PlannedFault planned,
+      int sequence,
+      PipelineUnderTest pipeline,
+      ScenarioPlan plan,
+      Path runDirectory)
+      throws Exception {
+    FaultInjector injector = fault(planned.fault());
+    String id = FaultIds.of(sequence, injector.name());
+    FaultPosition position =
+        planned.position() != null ? planned.position() : defaultPosition(injector, pipeline);
+    FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
+    FaultContext context =
+        new FaultContext(
+            pipeline,
+            spec,
+            clock,
+            plan.catchUpTimeout(),
+            Files.createDirectories(runDirectory.resolve(id)));
+    Instant injectedAt = clock.instant();
+    return new ArmedFault(injector, spec, injector.inject(context), injectedAt);
+  }
+
+  /** Proves that the fault fired, awaits its recovery, records both and releases the fault. */
+  private void complete(ArmedFault armed, ScenarioPlan plan, RunRecord.Builder record)
+      throws Exception {
+    try (FaultHandle handle = armed.handle()) {
+      FaultEvidence evidence = handle.awaitFired(plan.catchUpTimeout());
+      RecoveryEvidence recovery = null;
+      if (evidence.fired()) {
+        try {
+          recovery = handle.awaitRecovery(plan.catchUpTimeout());
+        } catch (TimeoutException e) {
+          record.check(
+              CheckResult.failed(
+                  "recovery:" + armed.spec().id(),
+                  oneLine(e),
+                  Evidence.builder().fact("fault", armed.spec().id()).build()));
+        }
+      }
+      record.fault(FaultRecord.of(armed.spec(), evidence, recovery));
+      record.timing(
+          "fault:" + armed.injector().name(),
+          Duration.between(armed.injectedAt(), clock.instant()));
+    }
+  }
+
+  /**
+   * Completes faults armed when the job was submitted (the snapshot phase) while the rest of the
+   * workload is written.
+   */
+  private void completeFaults(
+      ScenarioPlan plan,
+      List<ArmedFault> armed,
+      List<SourceTransaction> rest,
+      RunRecord.Builder record)
+      throws Exception {
+    ExecutorService writer =
+        Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-workload-writer"));
+    try {
+      Future<?> writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
+      for (ArmedFault fault : armed) {
+        complete(fault, plan, record);
+      }
+      writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
   /**
    * Injects each planned fault in turn while the rest of the workload is written, proves that it
    * fired, awaits recovery and records both; a fault that cannot be proven fails the run.
@@ -334,38 +446,12 @@ public final class ScenarioRunner {
       Future<?> writing = null;
       int sequence = 0;
       for (PlannedFault planned : plan.faults()) {
-        FaultInjector injector = fault(planned.fault());
-        String id = FaultIds.of(++sequence, injector.name());
-        FaultPosition position =
-            planned.position() != null ? planned.position() : defaultPosition(injector, pipeline);
-        FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
-        FaultContext context =
-            new FaultContext(
-                pipeline,
-                spec,
-                clock,
-                plan.catchUpTimeout(),
-                Files.createDirectories(runDirectory.resolve(id)));
-        Instant injectedAt = clock.instant();
-        try (FaultHandle handle = injector.inject(context)) {
-          if (writing == null) {
-            // The workload keeps writing to the source while the fault fires and heals.
-            writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
-          }
-          FaultEvidence evidence = handle.awaitFired(plan.catchUpTimeout());
-          RecoveryEvidence recovery = null;
-          if (evidence.fired()) {
-            try {
-              recovery = handle.awaitRecovery(plan.catchUpTimeout());
-            } catch (TimeoutException e) {
-              record.check(
-                  CheckResult.failed(
-                      "recovery:" + id, oneLine(e), Evidence.builder().fact("fault", id).build()));
-            }
-          }
-          record.fault(FaultRecord.of(spec, evidence, recovery));
-          record.timing("fault:" + injector.name(), Duration.between(injectedAt, clock.instant()));
+        ArmedFault armed = arm(planned, ++sequence, pipeline, plan, runDirectory);
+        if (writing == null) {
+          // The workload keeps writing to the source while the fault fires and heals.
+          writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
         }
+        complete(armed, plan, record);
       }
       if (writing != null) {
         writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -377,11 +463,35 @@ public final class ScenarioRunner {
     }
   }
 
+  /** Runs the plan's exercises in turn; each writes the rest of the workload its own way. */
+  private void runExercises(
+      ScenarioPlan plan,
+      PipelineUnderTest pipeline,
+      Workload workload,
+      int baselineCount,
+      Path runDirectory,
+      RunRecord.Builder record)
+      throws Exception {
+    for (String name : plan.exercises()) {
+      Exercise exercise = Exercises.named(name);
+      exercise.run(
+          new ExerciseContext(
+              pipeline,
+              source,
+              workload,
+              baselineCount,
+              plan.catchUpTimeout(),
+              Files.createDirectories(runDirectory.resolve(name)),
+              clock,
+              record));
+    }
+  }
+
   /**
    * Where a fault fires when the plan does not say: shortly ahead of the running job, at a logical
-   * position (a checkpoint id or an event count) that replays. A checkpoint suits every fault point
-   * (the enumerator's, the storage's, the sink's commit); only an operator exception fires on the
-   * data path, after a number of events.
+   * position (a checkpoint id) that replays. A checkpoint suits every fault point (the
+   * enumerator's, the storage's, the sink's commit); a variant that fires on the data path names
+   * its position itself ({@code after-event:K}, {@code snapshot-phase:K}).
    */
   private static FaultPosition defaultPosition(FaultInjector injector, PipelineUnderTest pipeline) {
     Set<FaultPosition.Kind> kinds = injector.supportedPositions();
@@ -391,10 +501,6 @@ public final class ScenarioRunner {
                 .map(job -> job.checkpoints().stream().mapToLong(c -> c.id()).max().orElse(0))
                 .orElse(0L)
             + 2;
-    if ("task-exception".equals(injector.name())
-        && kinds.contains(FaultPosition.Kind.AFTER_EVENT)) {
-      return new FaultPosition.AfterEvent(100);
-    }
     if (kinds.contains(FaultPosition.Kind.AT_CHECKPOINT)) {
       return new FaultPosition.AtCheckpoint(nextCheckpoint);
     }
@@ -492,14 +598,32 @@ public final class ScenarioRunner {
   }
 
   private static String claimBoundary(ScenarioPlan plan) {
-    return "Shows that pipeline '"
-        + plan.pipeline()
-        + "' delivered a seeded workload of "
-        + plan.events()
-        + " changes (seed "
-        + plan.seed()
-        + ") from the source into both sink tables, reconciled at one checkpoint; without"
-        + " injected faults it proves nothing about recovery.";
+    String delivered =
+        "Shows that pipeline '"
+            + plan.pipeline()
+            + "' delivered a seeded workload of "
+            + plan.events()
+            + " changes (seed "
+            + plan.seed()
+            + ") from the source into both sink tables, reconciled at one checkpoint";
+    if (plan.knownHazard() != null) {
+      return delivered
+          + ", or that the checks caught the known upstream hazard this scenario reproduces ("
+          + plan.knownHazard()
+          + "); it shows the hazard on this stack and these versions only.";
+    }
+    if (!plan.faults().isEmpty()) {
+      return delivered
+          + ", after the planned faults fired and the job recovered; it shows recovery from these"
+          + " faults at these positions only, not from every timing.";
+    }
+    if (!plan.exercises().isEmpty()) {
+      return delivered
+          + ", with "
+          + String.join(", ", plan.exercises())
+          + " exercised while it streamed; it measures this machine and this workload only.";
+    }
+    return delivered + "; without injected faults it proves nothing about recovery.";
   }
 
   static String oneLine(Throwable e) {

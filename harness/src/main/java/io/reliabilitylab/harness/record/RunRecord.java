@@ -25,14 +25,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Everything one run did and showed, as written to {@code <run_id>.json}: identity and times, the
  * command (secrets masked), the environment and stack, the scenario and the configuration that
- * decides the verdict, each fault with its evidence and timings, the linkage records, each check's
- * verdict and evidence, the sink snapshots, dead-letter records (payloads as SHA-256 and length
- * only), the repair, a diagnostic dump if a wait timed out, phase timings, the summary and the
- * claim boundary.
+ * decides the verdict, each fault with its evidence and timings, each non-fault exercise with its
+ * figures (checkpoint pressure, compaction), the linkage records, each check's verdict and
+ * evidence, the sink snapshots, dead-letter records (payloads as SHA-256 and length only), the
+ * repair, a diagnostic dump if a wait timed out, phase timings, the summary and the claim boundary.
  *
  * <p>A record is immutable and holds no secret: its constructor masks the command, the effective
- * configuration, diagnostic dumps and the free text of evidence, whatever the caller passed. Build
- * one incrementally while a run proceeds:
+ * configuration, diagnostic dumps, exercise facts and the free text of evidence, whatever the
+ * caller passed. Build one incrementally while a run proceeds:
  *
  * <pre>{@code
  * RunRecord.Builder record = RunRecord.builder(RunId.next(start), start)
@@ -42,6 +42,8 @@ import org.jspecify.annotations.Nullable;
  *     .configuration("delivery.semantics", "EXACTLY_ONCE")
  *     .claimBoundary("Shows that ...; does not show ...");
  * record.fault(FaultRecord.of(spec, evidence, recovery)).check(result).timing("baseline", took);
+ * ExerciseRecord.Builder compaction = ExerciseRecord.builder("compaction", clock.instant());
+ * record.exercise(compaction.figure("data_files_after", 3).build(clock.instant()));
  * RunRecord done = record.finishedAt(clock.instant()).build(); // summary computed from the checks
  * }</pre>
  *
@@ -58,6 +60,8 @@ import org.jspecify.annotations.Nullable;
  *     interval / timeout / tolerance, delivery semantics, sink version, flush intervals), secrets
  *     masked
  * @param faults each injected fault with evidence and timings
+ * @param exercises each non-fault exercise (checkpoint pressure, compaction) with its figures,
+ *     facts and series, in the order they ran
  * @param linkage offsets ↔ checkpoint ↔ snapshots at baseline, repair and end
  * @param checks each check's verdict, summary and evidence
  * @param snapshots the sink snapshots committed during the run, per table
@@ -83,6 +87,7 @@ public record RunRecord(
     ScenarioInfo scenario,
     Map<String, String> effectiveConfiguration,
     List<FaultRecord> faults,
+    List<ExerciseRecord> exercises,
     Linkage linkage,
     List<CheckResult> checks,
     List<SnapshotInfo> snapshots,
@@ -120,6 +125,7 @@ public record RunRecord(
     Objects.requireNonNull(scenario, "scenario");
     effectiveConfiguration = Redactor.redactProperties(effectiveConfiguration);
     faults = List.copyOf(faults);
+    exercises = List.copyOf(exercises);
     Objects.requireNonNull(linkage, "linkage");
     checks = RecordRedaction.each(List.copyOf(checks), RecordRedaction::check);
     snapshots = List.copyOf(snapshots);
@@ -161,6 +167,7 @@ public record RunRecord(
     private @Nullable ScenarioInfo scenario;
     private final Map<String, String> configuration = new LinkedHashMap<>();
     private final List<FaultRecord> faults = new ArrayList<>();
+    private final List<ExerciseRecord> exercises = new ArrayList<>();
     private @Nullable LinkageRecord baselineLinkage;
     private @Nullable LinkageRecord repairLinkage;
     private @Nullable LinkageRecord finalLinkage;
@@ -239,6 +246,12 @@ public record RunRecord(
 
     public Builder fault(FaultRecord fault) {
       faults.add(Objects.requireNonNull(fault, "fault"));
+      return this;
+    }
+
+    /** A non-fault exercise of the scenario; it does not change the verdict. */
+    public Builder exercise(ExerciseRecord exercise) {
+      exercises.add(Objects.requireNonNull(exercise, "exercise"));
       return this;
     }
 
@@ -381,6 +394,7 @@ public record RunRecord(
           Objects.requireNonNull(scenario),
           configuration,
           faults,
+          exercises,
           new Linkage(baselineLinkage, repairLinkage, finalLinkage),
           checks,
           snapshots,

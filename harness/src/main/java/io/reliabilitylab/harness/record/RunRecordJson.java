@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -89,6 +90,23 @@ final class RunRecordJson {
     printer.indentObjectsWith(indenter);
     printer.indentArraysWith(indenter);
     return mapper.writer(printer);
+  }
+
+  /**
+   * Writes a map's entries in the map's own order, for sections whose order carries meaning (an
+   * exercise's figures: baseline before pressure); {@code ORDER_MAP_ENTRIES_BY_KEYS} would sort
+   * them.
+   */
+  static final class InsertionOrderSerializer extends JsonSerializer<Map<String, ?>> {
+    @Override
+    public void serialize(Map<String, ?> value, JsonGenerator gen, SerializerProvider serializers)
+        throws IOException {
+      gen.writeStartObject(value);
+      for (Map.Entry<String, ?> entry : value.entrySet()) {
+        serializers.defaultSerializeField(entry.getKey(), entry.getValue(), gen);
+      }
+      gen.writeEndObject();
+    }
   }
 
   private static final class DurationMillisSerializer extends JsonSerializer<Duration> {

@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>otherwise it passed.
  * </ol>
  *
- * Skipped faults are counted and named in the summary with their reasons. A run stopped by a usage or environment
- * error exits with {@link ExitCode#USAGE_OR_ENVIRONMENT} unless a check had already failed.
+ * Skipped faults are counted and named in the summary with their reasons. A run stopped by a usage
+ * or environment error exits with {@link ExitCode#USAGE_OR_ENVIRONMENT} unless a check had already
+ * failed.
  */
 @API(status = STABLE)
 public final class Verdicts {

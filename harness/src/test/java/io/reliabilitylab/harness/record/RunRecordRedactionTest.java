@@ -34,7 +34,10 @@ class RunRecordRedactionTest {
           "diagSecret6",
           "factSecret7",
           "detailSecret8",
-          "registered9");
+          "registered9",
+          "exerciseSecret10",
+          "exerciseSecret11",
+          "hazardSecret12");
 
   @TempDir Path dir;
 
@@ -70,11 +73,18 @@ class RunRecordRedactionTest {
                 "cliSecret4",
                 "--sink-token=cliSecret5"))
         .environment(SampleRecords.environment())
-        .scenario(ScenarioInfo.of("direct", "task-failure", 7, 10, 10))
+        .scenario(
+            ScenarioInfo.of("direct", "task-failure", 7, 10, 10)
+                .withKnownHazard("upstream#1: leaks catalog password=hazardSecret12"))
         .configuration("source.jdbc-url", "jdbc:mysql://db:3306/lab?user=lab&password=querySecret2")
         .configuration("source.password", "propSecret3")
         .configuration("sink.catalog", "rest;credential=propSecret3")
         .fault(FaultRecord.of(spec, evidence, null))
+        .exercise(
+            ExerciseRecord.builder("compaction", SampleRecords.START)
+                .fact("catalog", "jdbc:mysql://lab:exerciseSecret10@db/iceberg")
+                .fact("catalog_token", "exerciseSecret11")
+                .build(SampleRecords.START))
         .check(
             CheckResult.failed(
                 "snapshot-diff",
@@ -141,7 +151,10 @@ class RunRecordRedactionTest {
             "cliSecret5",
             "diagSecret6",
             "factSecret7",
-            "detailSecret8");
+            "detailSecret8",
+            "exerciseSecret10",
+            "exerciseSecret11",
+            "hazardSecret12");
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.fault.FaultStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,6 +53,83 @@ class RunRecordRoundTripTest {
     assertThat(RunRecordReader.readSuite(file)).isEqualTo(suite);
     assertThat(suite.runs().get(0).recoveryTime()).hasMillis(5750);
     assertThat(suite.exitCode()).isEqualTo(ExitCode.INCONCLUSIVE);
+  }
+
+  @Test
+  void aSuiteWithKnownHazardsReadsBackEqualWithEachOutcome() throws IOException {
+    String hazard = SampleRecords.HAZARD;
+    SuiteSummary suite =
+        SuiteSummary.of(
+            "20260820T131700Z-0000abcd",
+            SampleRecords.START,
+            SampleRecords.START.plusSeconds(200),
+            "reliability-lab run --pipeline direct --faults all",
+            List.of(
+                SampleRecords.savepointRun(1, null, Verdict.PASSED, FaultStatus.FIRED, null),
+                SampleRecords.savepointRun(2, null, Verdict.FAILED, FaultStatus.FIRED, null),
+                SampleRecords.savepointRun(3, null, Verdict.INCONCLUSIVE, FaultStatus.FIRED, null),
+                SampleRecords.savepointRun(4, hazard, Verdict.FAILED, FaultStatus.FIRED, null),
+                SampleRecords.savepointRun(5, hazard, Verdict.PASSED, FaultStatus.FIRED, null)));
+
+    Path file = new RunRecordWriter(dir).writeSuite(suite);
+    SuiteSummary readBack = RunRecordReader.readSuite(file);
+    JsonNode json = RunRecordJson.mapper().readTree(Files.readString(file));
+
+    assertThat(readBack).isEqualTo(suite);
+    assertThat(readBack.runs())
+        .extracting(SuiteSummary.Entry::outcome)
+        .containsExactly(
+            "passed",
+            "failed",
+            "inconclusive",
+            "known-hazard-detected",
+            "known-hazard-not-reproduced");
+    assertThat(readBack.knownHazardsDetected())
+        .extracting(SuiteSummary.Entry::runId)
+        .containsExactly("20260820T131804Z-0000abcd");
+    assertThat(json.at("/runs/3/known_hazard").textValue()).isEqualTo(hazard);
+    assertThat(json.at("/runs/3/outcome").textValue()).isEqualTo("known-hazard-detected");
+    assertThat(json.at("/runs/0/known_hazard").isNull()).isTrue();
+    assertThat(readBack.exitCode()).isEqualTo(ExitCode.FAILED);
+  }
+
+  @Test
+  void aScenarioKeepsItsKnownHazardThroughTheRecord() throws IOException {
+    RunRecord record =
+        SampleRecords.savepointRun(
+            1, SampleRecords.HAZARD, Verdict.FAILED, FaultStatus.FIRED, null);
+
+    RunRecord readBack = RunRecordReader.fromJson(RunRecordWriter.toJson(record));
+    JsonNode json = RunRecordJson.mapper().readTree(RunRecordWriter.toJson(record));
+
+    assertThat(readBack).isEqualTo(record);
+    assertThat(readBack.scenario().knownHazard()).isEqualTo(SampleRecords.HAZARD);
+    assertThat(readBack.scenario().expectsDivergence()).isTrue();
+    assertThat(json.at("/scenario/known_hazard").textValue()).isEqualTo(SampleRecords.HAZARD);
+    assertThat(
+            RunRecordJson.mapper()
+                .readTree(RunRecordWriter.toJson(SampleRecords.full()))
+                .at("/scenario/known_hazard")
+                .isNull())
+        .isTrue();
+  }
+
+  @Test
+  void theWithMethodsKeepTheKnownHazard() {
+    ScenarioInfo info =
+        ScenarioInfo.of("direct", "savepoint-restore", 42, 100, 50)
+            .withKnownHazard(SampleRecords.HAZARD)
+            .withVariant("older-savepoint")
+            .withWorkloadDigest(null)
+            .withBroker("cdc.orders", null, "lab-42");
+
+    assertThat(info.knownHazard()).isEqualTo(SampleRecords.HAZARD);
+    assertThat(info.variant()).isEqualTo("older-savepoint");
+    assertThat(info.withKnownHazard(null).knownHazard()).isNull();
+    assertThat(ScenarioInfo.of("direct", "x", 1, 0, 0).expectsDivergence()).isFalse();
+    assertThatThrownBy(() -> info.withKnownHazard(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("apache/iceberg#10892");
   }
 
   @Test

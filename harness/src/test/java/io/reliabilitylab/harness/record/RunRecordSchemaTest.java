@@ -14,6 +14,7 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Evidence;
+import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
@@ -202,7 +203,56 @@ class RunRecordSchemaTest {
             run -> ((ObjectNode) run.get("timings_ms")).put("baseline", -1),
             "baseline"),
         broken(
-            "with an unknown top-level field", run -> run.put("password", "hunter2"), "password"));
+            "with an unknown top-level field", run -> run.put("password", "hunter2"), "password"),
+        broken("without its exercises", run -> run.remove("exercises"), "exercises"),
+        broken(
+            "with an exercise figure in text",
+            run -> ((ObjectNode) run.at("/exercises/0/figures")).put("drain_ms", "23 s"),
+            "drain_ms"),
+        broken(
+            "with a fractional exercise figure",
+            run -> ((ObjectNode) run.at("/exercises/0/figures")).put("drain_ms", 23.4),
+            "drain_ms"),
+        broken(
+            "with an exercise figure without a name",
+            run -> ((ObjectNode) run.at("/exercises/1/figures")).put(" ", 4),
+            "figures"),
+        broken(
+            "with an exercise named in prose",
+            run -> ((ObjectNode) run.at("/exercises/1")).put("name", "Table compaction"),
+            "name"),
+        broken(
+            "with an exercise fact that is a number",
+            run -> ((ObjectNode) run.at("/exercises/1/facts")).put("conflicts", 1),
+            "conflicts"),
+        broken(
+            "with an exercise without a name",
+            run -> ((ObjectNode) run.at("/exercises/0")).remove("name"),
+            "name"),
+        broken(
+            "with an exercise without its finish time",
+            run -> ((ObjectNode) run.at("/exercises/1")).remove("finished_at"),
+            "finished_at"),
+        broken(
+            "with a series sample before the exercise started",
+            run -> ((ObjectNode) run.at("/exercises/0/series/1")).put("at_ms", -5),
+            "at_ms"),
+        broken(
+            "with a series sample without its value",
+            run -> ((ObjectNode) run.at("/exercises/0/series/0")).remove("value"),
+            "value"),
+        broken(
+            "with an unknown exercise field",
+            run -> ((ObjectNode) run.at("/exercises/0")).put("verdict", "PASSED"),
+            "verdict"),
+        broken(
+            "with a known hazard that is not text",
+            run -> ((ObjectNode) run.get("scenario")).put("known_hazard", 10892),
+            "known_hazard"),
+        broken(
+            "without the scenario's known hazard",
+            run -> ((ObjectNode) run.get("scenario")).remove("known_hazard"),
+            "known_hazard"));
   }
 
   private static Arguments broken(String what, Consumer<ObjectNode> damage, String field) {
@@ -217,6 +267,96 @@ class RunRecordSchemaTest {
 
     damage.accept(run);
     Set<ValidationMessage> errors = runSchema.validate(run);
+
+    assertThat(errors).as(what).isNotEmpty();
+    assertThat(errors.toString()).as(what).contains(field);
+  }
+
+  @Test
+  void aRecordWithAKnownHazardIsValid() {
+    RunRecord hazard =
+        SampleRecords.savepointRun(
+            1, SampleRecords.HAZARD, Verdict.FAILED, FaultStatus.FIRED, null);
+
+    assertThat(runSchema.validate(tree(hazard))).isEmpty();
+  }
+
+  private static SuiteSummary suiteOfEveryOutcome() {
+    String hazard = SampleRecords.HAZARD;
+    return SuiteSummary.of(
+        "20260820T131700Z-0000abcd",
+        SampleRecords.START,
+        SampleRecords.START.plusSeconds(300),
+        "reliability-lab run --pipeline direct --faults all",
+        List.of(
+            SampleRecords.savepointRun(1, null, Verdict.PASSED, FaultStatus.FIRED, null),
+            SampleRecords.savepointRun(2, null, Verdict.FAILED, FaultStatus.FIRED, null),
+            SampleRecords.savepointRun(3, null, Verdict.INCONCLUSIVE, FaultStatus.FIRED, null),
+            SampleRecords.savepointRun(4, hazard, Verdict.FAILED, FaultStatus.FIRED, null),
+            SampleRecords.savepointRun(5, hazard, Verdict.PASSED, FaultStatus.FIRED, null),
+            SampleRecords.savepointRun(6, hazard, Verdict.FAILED, FaultStatus.NOT_PROVEN, null)));
+  }
+
+  @Test
+  void aSuiteSummaryWithEveryOutcomeIsValid() {
+    SuiteSummary suite = suiteOfEveryOutcome();
+
+    assertThat(suite.runs())
+        .extracting(SuiteSummary.Entry::outcome)
+        .containsExactly(
+            "passed",
+            "failed",
+            "inconclusive",
+            "known-hazard-detected",
+            "known-hazard-not-reproduced",
+            "failed");
+    assertThat(suiteSchema.validate(tree(suite))).isEmpty();
+  }
+
+  static Stream<Arguments> brokenSuites() {
+    return Stream.of(
+        broken(
+            "with an outcome outside the five",
+            suite -> ((ObjectNode) suite.at("/runs/0")).put("outcome", "expected"),
+            "outcome"),
+        broken(
+            "without an entry's outcome",
+            suite -> ((ObjectNode) suite.at("/runs/0")).remove("outcome"),
+            "outcome"),
+        broken(
+            "without an entry's known hazard",
+            suite -> ((ObjectNode) suite.at("/runs/3")).remove("known_hazard"),
+            "known_hazard"),
+        broken(
+            "with a hazard detected but no hazard named",
+            suite -> ((ObjectNode) suite.at("/runs/3")).putNull("known_hazard"),
+            "known_hazard"),
+        broken(
+            "with a hazard detected by a run that passed",
+            suite -> ((ObjectNode) suite.at("/runs/3")).put("verdict", "PASSED"),
+            "verdict"),
+        broken(
+            "with a hazard not reproduced by a run that failed",
+            suite -> ((ObjectNode) suite.at("/runs/4")).put("verdict", "FAILED"),
+            "verdict"),
+        broken(
+            "with a passed outcome for a failed run",
+            suite -> ((ObjectNode) suite.at("/runs/1")).put("outcome", "passed"),
+            "verdict"),
+        broken(
+            "with a blank known hazard",
+            suite -> ((ObjectNode) suite.at("/runs/4")).put("known_hazard", ""),
+            "known_hazard"));
+  }
+
+  @ParameterizedTest(name = "a suite summary {0} is rejected")
+  @MethodSource("brokenSuites")
+  void aBrokenSuiteSummaryIsRejected(String what, Consumer<ObjectNode> damage, String field) {
+    ObjectNode suite = tree(suiteOfEveryOutcome());
+    assertThat(suiteSchema.validate(suite)).isEmpty();
+
+    damage.accept(suite);
+    Set<ValidationMessage> errors = suiteSchema.validate(suite);
 
     assertThat(errors).as(what).isNotEmpty();
     assertThat(errors.toString()).as(what).contains(field);

@@ -5,6 +5,7 @@ import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.Evidence;
 import io.reliabilitylab.spi.check.EvidenceSample;
 import io.reliabilitylab.spi.check.LinkageRecord;
+import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.data.RowKey;
 import io.reliabilitylab.spi.data.SourcePosition;
 import io.reliabilitylab.spi.fault.FaultEvidence;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Run records for tests: one with every section filled, one as small as a record can be. */
 final class SampleRecords {
@@ -222,6 +224,43 @@ final class SampleRecords {
         .build();
   }
 
+  /** Checkpoint pressure: durations at baseline and under a burst, the lag and how it drained. */
+  static ExerciseRecord pressure() {
+    Instant start = START.plusSeconds(60);
+    return ExerciseRecord.builder("checkpoint-pressure", start)
+        .figure("checkpoint_p50_ms_baseline", 55)
+        .figure("checkpoint_max_ms_baseline", 71)
+        .figure("checkpoint_p50_ms_pressure", 8_410)
+        .figure("checkpoint_max_ms_pressure", 19_022)
+        .figure("alignment_max_ms", 18_870)
+        .figure("failed_checkpoints", 0)
+        .figure("max_lag_events", 41_250)
+        .figure("drain_ms", 23_400)
+        .fact("throttle", "200 events/s per subtask")
+        .fact("checkpoint_timeout", "60 s")
+        .point("lag_events", 0, 0)
+        .point("checkpoint_ms", 0, 55)
+        .point("lag_events", 5_000, 41_250)
+        .point("checkpoint_ms", 21_000, 19_022)
+        .point("lag_events", 28_400, 0)
+        .build(start.plusMillis(28_400));
+  }
+
+  /** Compaction while streaming: file counts before and after, the snapshots, one conflict. */
+  static ExerciseRecord compaction() {
+    Instant start = START.plusSeconds(90);
+    return ExerciseRecord.builder("compaction", start)
+        .figure("data_files_before", 48)
+        .figure("data_files_after", 4)
+        .figure("delete_files_before", 17)
+        .figure("delete_files_after", 0)
+        .figure("records", 14)
+        .fact("snapshot_before", "4061448876306798218")
+        .fact("snapshot_after", "4061448876306798230")
+        .fact("conflicts", "1: CommitFailedException, retried with useStartingSequenceNumber")
+        .build(start.plusSeconds(12));
+  }
+
   static SnapshotInfo snapshot(String table, long seconds) {
     return new SnapshotInfo(
         table,
@@ -265,6 +304,8 @@ final class SampleRecords {
         .configuration("sink", "iceberg-flink-1.20 1.10.0 (v2, upsert)")
         .configuration("debezium.offset.flush.interval.ms", "200")
         .fault(firedFault())
+        .exercise(pressure())
+        .exercise(compaction())
         .baselineLinkage(linkage("baseline", 2, 0))
         .repairLinkage(linkage("repair", 11, 1))
         .finalLinkage(linkage("final", 22, 2))
@@ -285,6 +326,73 @@ final class SampleRecords {
                 + " the current table equal to the source; does not show behaviour under"
                 + " several brokers or real network partitions.")
         .logs(Path.of("logs", RUN_ID + ".log"));
+  }
+
+  static final String HAZARD =
+      "apache/iceberg#10892: silent data loss restoring from an older savepoint";
+
+  /**
+   * A savepoint-restore run numbered {@code n} with one check of {@code check}'s verdict and one
+   * fault of {@code status}, stopped by {@code error} if one is given.
+   */
+  static RunRecord savepointRun(
+      int n, @Nullable String hazard, Verdict check, FaultStatus status, @Nullable String error) {
+    FaultSpec spec =
+        new FaultSpec(
+            "srl-fault-1-savepoint-restore",
+            "savepoint-restore",
+            new FaultPosition.AtCheckpoint(4),
+            Map.of("restore", "older"));
+    Instant injected = START.plusSeconds(20);
+    FaultEvidence evidence =
+        switch (status) {
+          case FIRED ->
+              new FaultEvidence(
+                  spec.id(),
+                  spec.fault(),
+                  status,
+                  injected,
+                  injected.plusMillis(300),
+                  "stopped with savepoint 4, restored savepoint 2",
+                  Map.of("savepoint", "2"),
+                  List.of("job 51dd090a restored from savepoint 2"),
+                  "");
+          case SKIPPED -> FaultEvidence.skipped(spec, injected, "the pipeline has no JobControl");
+          case NOT_PROVEN, ARMED ->
+              new FaultEvidence(
+                  spec.id(),
+                  spec.fault(),
+                  status,
+                  injected,
+                  null,
+                  "stop-with-savepoint",
+                  Map.of(),
+                  List.of(),
+                  "the job never restored");
+        };
+    CheckResult result =
+        switch (check) {
+          case PASSED -> snapshotDiff();
+          case FAILED ->
+              CheckResult.failed(
+                  "snapshot-diff",
+                  "3 rows lost after restoring savepoint 2",
+                  Evidence.builder().count("missing", 3).build());
+          case INCONCLUSIVE -> CheckResult.missingInput("snapshot-diff", "orders_current");
+        };
+    return RunRecord.builder(String.format("20260820T1318%02dZ-0000abcd", n), START)
+        .finishedAt(START.plusSeconds(60))
+        .environment(environment())
+        .scenario(
+            ScenarioInfo.of("direct", "savepoint-restore", 42, 100, 50)
+                .withVariant(hazard == null ? "default" : "older-savepoint")
+                .withKnownHazard(hazard))
+        .fault(FaultRecord.of(spec, evidence, null))
+        .check(result)
+        .error(error)
+        .snapshotDiffCount(check == Verdict.FAILED ? 3 : 0)
+        .claimBoundary("Shows whether restoring an older savepoint loses rows.")
+        .build();
   }
 
   /** A record with only what every record must have. */

@@ -1,6 +1,7 @@
 package io.reliabilitylab.harness.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.spi.check.CheckResult;
@@ -13,6 +14,7 @@ import io.reliabilitylab.spi.fault.FaultStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -286,6 +288,160 @@ class VerdictsTest {
       assertThat(SuiteSummary.suiteExitCode(List.of(ExitCode.PASSED, ExitCode.PASSED)))
           .isEqualTo(ExitCode.PASSED);
       assertThat(SuiteSummary.suiteExitCode(List.of())).isEqualTo(ExitCode.INCONCLUSIVE);
+    }
+
+    private static final String HAZARD = SampleRecords.HAZARD;
+
+    private static SuiteSummary suite(RunRecord... runs) {
+      return SuiteSummary.of(
+          "20260820T131700Z-0000abcd",
+          SampleRecords.START,
+          SampleRecords.START.plusSeconds(300),
+          "reliability-lab run --pipeline direct --faults all",
+          List.of(runs));
+    }
+
+    private static RunRecord run(
+        int n, @Nullable String hazard, Verdict check, FaultStatus fault, @Nullable String error) {
+      return SampleRecords.savepointRun(n, hazard, check, fault, error);
+    }
+
+    @Test
+    void aKnownHazardThatFailedOnlyItsChecksIsDetectedAndCountsAsPassed() {
+      RunRecord detected = run(1, HAZARD, Verdict.FAILED, FaultStatus.FIRED, null);
+      SuiteSummary suite = suite(run(2, null, Verdict.PASSED, FaultStatus.FIRED, null), detected);
+
+      SuiteSummary.Entry entry = suite.runs().get(1);
+      assertThat(detected.summary().exitCode()).isEqualTo(ExitCode.FAILED);
+      assertThat(entry.knownHazard()).isEqualTo(HAZARD);
+      assertThat(entry.verdict()).isEqualTo(Verdict.FAILED);
+      assertThat(entry.exitCode()).isEqualTo(ExitCode.FAILED);
+      assertThat(entry.outcome()).isEqualTo("known-hazard-detected");
+      assertThat(entry.countsAs()).isEqualTo(ExitCode.PASSED);
+      assertThat(suite.runs().get(0).outcome()).isEqualTo("passed");
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.PASSED);
+      assertThat(suite.verdict()).isEqualTo(Verdict.PASSED);
+      assertThat(suite.passed()).isTrue();
+      assertThat(suite.knownHazardsDetected()).containsExactly(entry);
+    }
+
+    @Test
+    void aKnownHazardThatPassedWasNotReproducedAndCountsAsInconclusive() {
+      SuiteSummary suite =
+          suite(
+              run(1, null, Verdict.PASSED, FaultStatus.FIRED, null),
+              run(2, HAZARD, Verdict.PASSED, FaultStatus.FIRED, null));
+
+      SuiteSummary.Entry entry = suite.runs().get(1);
+      assertThat(entry.outcome()).isEqualTo("known-hazard-not-reproduced");
+      assertThat(entry.exitCode()).isEqualTo(ExitCode.PASSED);
+      assertThat(entry.countsAs()).isEqualTo(ExitCode.INCONCLUSIVE);
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.INCONCLUSIVE);
+      assertThat(suite.passed()).isFalse();
+      assertThat(suite.knownHazardsDetected()).isEmpty();
+    }
+
+    @Test
+    void aKnownHazardRunWithAFaultNotProvenFailsTheSuite() {
+      SuiteSummary suite = suite(run(1, HAZARD, Verdict.FAILED, FaultStatus.NOT_PROVEN, null));
+
+      assertThat(suite.runs().get(0).outcome()).isEqualTo("failed");
+      assertThat(suite.runs().get(0).countsAs()).isEqualTo(ExitCode.FAILED);
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.FAILED);
+    }
+
+    @Test
+    void aKnownHazardRunWithASkippedFaultDidNotExerciseTheHazard() {
+      SuiteSummary suite = suite(run(1, HAZARD, Verdict.FAILED, FaultStatus.SKIPPED, null));
+
+      assertThat(suite.runs().get(0).outcome()).isEqualTo("failed");
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.FAILED);
+    }
+
+    @Test
+    void aKnownHazardRunStoppedByAnErrorCountsAsItsOwnExitCode() {
+      SuiteSummary failedThenStopped =
+          suite(run(1, HAZARD, Verdict.FAILED, FaultStatus.FIRED, "the database went away"));
+      SuiteSummary stopped =
+          suite(run(1, HAZARD, Verdict.PASSED, FaultStatus.FIRED, "the database went away"));
+
+      assertThat(failedThenStopped.runs().get(0).outcome()).isEqualTo("failed");
+      assertThat(failedThenStopped.exitCode()).isEqualTo(ExitCode.FAILED);
+      assertThat(stopped.runs().get(0).outcome()).isEqualTo("inconclusive");
+      assertThat(stopped.runs().get(0).countsAs()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT);
+      assertThat(stopped.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT);
+    }
+
+    @Test
+    void anInconclusiveKnownHazardRunStaysInconclusive() {
+      SuiteSummary suite = suite(run(1, HAZARD, Verdict.INCONCLUSIVE, FaultStatus.FIRED, null));
+
+      assertThat(suite.runs().get(0).outcome()).isEqualTo("inconclusive");
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.INCONCLUSIVE);
+    }
+
+    @Test
+    void aRunWithoutHazardHasItsVerdictInLowerCaseAsOutcome() {
+      SuiteSummary suite =
+          suite(
+              run(1, null, Verdict.PASSED, FaultStatus.FIRED, null),
+              run(2, null, Verdict.FAILED, FaultStatus.FIRED, null),
+              run(3, null, Verdict.INCONCLUSIVE, FaultStatus.FIRED, null));
+
+      assertThat(suite.runs())
+          .extracting(SuiteSummary.Entry::outcome)
+          .containsExactly("passed", "failed", "inconclusive");
+      assertThat(suite.runs()).extracting(SuiteSummary.Entry::knownHazard).containsOnlyNulls();
+      assertThat(suite.runs())
+          .allSatisfy(entry -> assertThat(entry.countsAs()).isEqualTo(entry.exitCode()));
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.FAILED);
+    }
+
+    @Test
+    void aDetectedHazardDoesNotHideAnotherRunsFailure() {
+      SuiteSummary suite =
+          suite(
+              run(1, HAZARD, Verdict.FAILED, FaultStatus.FIRED, null),
+              run(2, null, Verdict.FAILED, FaultStatus.FIRED, null));
+
+      assertThat(suite.knownHazardsDetected()).hasSize(1);
+      assertThat(suite.exitCode()).isEqualTo(ExitCode.FAILED);
+      assertThat(suite.verdict()).isEqualTo(Verdict.FAILED);
+    }
+
+    @Test
+    void anEntryWhoseOutcomeContradictsItsVerdictOrHazardIsRefused() {
+      assertThatThrownBy(
+              () ->
+                  new SuiteSummary.Entry(
+                      SampleRecords.RUN_ID,
+                      "direct",
+                      "savepoint-restore",
+                      null,
+                      null,
+                      Verdict.FAILED,
+                      ExitCode.FAILED,
+                      "known-hazard-detected",
+                      null,
+                      3))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("outcome 'known-hazard-detected' with verdict FAILED")
+          .hasMessageContaining("no known hazard");
+      assertThatThrownBy(
+              () ->
+                  new SuiteSummary.Entry(
+                      SampleRecords.RUN_ID,
+                      "direct",
+                      "savepoint-restore",
+                      null,
+                      HAZARD,
+                      Verdict.FAILED,
+                      ExitCode.FAILED,
+                      "passed",
+                      null,
+                      3))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("outcome 'passed' with verdict FAILED");
     }
   }
 

@@ -1,28 +1,32 @@
-package io.reliabilitylab.harness.bench;
+package io.reliabilitylab.harness.lifecycle;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.util.List;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Walks the changelog table's snapshots in commit order, reading only what each snapshot appended,
  * so that every event is seen once together with the snapshot that first made it visible.
  */
-final class ChangelogWalk {
+@API(status = INTERNAL)
+public final class ChangelogWalk {
 
   /** Sees each event of a newly walked snapshot. */
   @FunctionalInterface
-  interface Visitor {
+  public interface Visitor {
     void visit(SnapshotInfo snapshot, ChangeEvent event);
   }
 
   private final TableAccess tables;
   private @Nullable Long lastWalked;
 
-  ChangelogWalk(TableAccess tables) {
+  public ChangelogWalk(TableAccess tables) {
     this.tables = tables;
   }
 
@@ -30,7 +34,7 @@ final class ChangelogWalk {
    * Walks the snapshots committed since the last walk, up to and including {@code upTo} (null: the
    * latest); returns the last snapshot walked, or null when none was new.
    */
-  @Nullable SnapshotInfo walk(@Nullable Long upTo, Visitor visitor) throws Exception {
+  public @Nullable SnapshotInfo walk(@Nullable Long upTo, Visitor visitor) throws Exception {
     List<SnapshotInfo> snapshots = tables.snapshots(tables.changelogTable());
     int start = 0;
     if (lastWalked != null) {
@@ -55,7 +59,7 @@ final class ChangelogWalk {
   }
 
   /** Walks every snapshot committed since the last walk. */
-  @Nullable SnapshotInfo walk(Visitor visitor) throws Exception {
+  public @Nullable SnapshotInfo walk(Visitor visitor) throws Exception {
     return walk(null, visitor);
   }
 
@@ -68,7 +72,7 @@ final class ChangelogWalk {
     throw new IllegalStateException(
         "Changelog snapshot "
             + snapshotId
-            + " is gone (expired?): the bench reads each snapshot's appended files and needs the"
-            + " history kept while it runs");
+            + " is gone (expired?): the lab reads each snapshot's appended files and needs the"
+            + " history kept while it measures");
   }
 }
