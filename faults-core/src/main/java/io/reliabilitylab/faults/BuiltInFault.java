@@ -7,6 +7,8 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -38,12 +40,25 @@ abstract class BuiltInFault implements FaultInjector {
   static final String STALL = "stall";
   static final String FAIL_COMMIT_BEFORE_SWAP = "fail-commit-before-swap";
   static final String FAIL_COMMIT_AFTER_SWAP = "fail-commit-after-swap";
+  static final String COMMIT_STATE_UNKNOWN = "commit-state-unknown";
+
+  /** The fault point around the commits of the current (upsert) table only. */
+  static final String SINK_COMMIT_CURRENT = "sink-commit-current";
 
   /** The spec parameters this fault understands, each with one line on what it does. */
   abstract Map<String, String> parameters();
 
   /** Injects, on a pipeline known to offer every required capability, at a supported position. */
   abstract FaultHandle start(FaultContext context, PipelineView view) throws Exception;
+
+  /**
+   * The capabilities this spec needs beyond {@link #requiredCapabilities()}: a variant may need
+   * more than the plain fault (losing the cluster needs {@code SavepointControl}). A pipeline that
+   * lacks them gets the spec skipped with the reason, like a missing required capability.
+   */
+  Set<Class<? extends PipelineCapability>> extraCapabilities(FaultSpec spec) {
+    return Set.of();
+  }
 
   @Override
   public final FaultHandle inject(FaultContext context) throws Exception {
@@ -79,7 +94,28 @@ abstract class BuiltInFault implements FaultInjector {
               + "; it takes "
               + (parameters().isEmpty() ? "none" : parameters().keySet()));
     }
+    List<Class<? extends PipelineCapability>> missing =
+        CapabilityCheck.missing(extraCapabilities(spec), context.pipeline());
+    if (!missing.isEmpty()) {
+      return new SkippedRun(
+          FaultEvidence.skipped(
+              spec,
+              context.clock().instant(),
+              "pipeline '"
+                  + context.pipeline().name()
+                  + "' lacks "
+                  + missing.stream().map(Class::getSimpleName).collect(Collectors.joining(", "))
+                  + ", which fault '"
+                  + name()
+                  + "' needs with parameters "
+                  + spec.parameters()));
+    }
     return start(context, new PipelineView(context));
+  }
+
+  /** A handle reporting the spec skipped for {@code reason}: nothing was changed. */
+  static FaultHandle skipped(FaultContext context, String reason) {
+    return new SkippedRun(FaultEvidence.skipped(context.spec(), context.clock().instant(), reason));
   }
 
   /** A parameter that must be one of {@code choices}; the first choice is the default. */

@@ -8,11 +8,13 @@ import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
+import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,8 +28,9 @@ import org.apiguardian.api.API;
  * <ul>
  *   <li>{@code tolerated-async} (default): the checkpoint storage fails the asynchronous part of
  *       checkpoint N; the job tolerates it and does not restart;
- *   <li>{@code expired}: the checkpoint storage stalls checkpoint N past the checkpoint timeout, so
- *       it expires; tolerated too, and the stall is released once the expiry is seen;
+ *   <li>{@code expired}: the operator stalls the synchronous part of checkpoint N (or, on a job
+ *       without the operator point, the checkpoint storage stalls its files) past the checkpoint
+ *       timeout, so it expires; tolerated too, and the stall is released once the expiry is seen;
  *   <li>{@code restart-sync}: the operator throws in the synchronous part of checkpoint N, which
  *       fails a task and restarts the job once.
  * </ul>
@@ -69,6 +72,29 @@ public final class CheckpointFailureInjector extends BuiltInFault {
     return EnumSet.of(FaultPosition.Kind.AT_CHECKPOINT);
   }
 
+  /**
+   * {@code default} ({@value #TOLERATED_ASYNC}), {@value #EXPIRED} and {@value #RESTART_SYNC}, each
+   * at a checkpoint the lab picks ahead of the running job.
+   */
+  @Override
+  public List<FaultVariant> variants() {
+    return List.of(
+        FaultVariant.standard(
+            "The checkpoint storage fails the asynchronous part of checkpoint N; the job tolerates"
+                + " it (CHECKPOINT_ASYNC_EXCEPTION or FINALIZE_CHECKPOINT_FAILURE) and does not"
+                + " restart"),
+        FaultVariant.of(
+                EXPIRED,
+                "Checkpoint N is stalled until it expires (CHECKPOINT_EXPIRED); tolerated, no"
+                    + " restart")
+            .with(VARIANT, EXPIRED),
+        FaultVariant.of(
+                RESTART_SYNC,
+                "The operator throws in the synchronous part of checkpoint N; a task fails and the"
+                    + " job restarts once")
+            .with(VARIANT, RESTART_SYNC));
+  }
+
   @Override
   Map<String, String> parameters() {
     return Map.of(VARIANT, "tolerated-async (default), expired or restart-sync");
@@ -79,7 +105,17 @@ public final class CheckpointFailureInjector extends BuiltInFault {
     FaultSpec spec = context.spec();
     String variant =
         choice(spec, VARIANT, TOLERATED_ASYNC, Set.of(TOLERATED_ASYNC, EXPIRED, RESTART_SYNC));
-    String point = RESTART_SYNC.equals(variant) ? OPERATOR : CHECKPOINT_STORAGE;
+    // An expiry is made by the operator's stall in the synchronous part where the job has that
+    // point: a storage stall holds only a task's own state file, and with task state inlined into
+    // the checkpoint's metadata (Flink's default) no task writes one.
+    String stallPoint =
+        view.faultPoints().orElseThrow().available().contains(OPERATOR)
+            ? OPERATOR
+            : CHECKPOINT_STORAGE;
+    String point =
+        RESTART_SYNC.equals(variant)
+            ? OPERATOR
+            : EXPIRED.equals(variant) ? stallPoint : CHECKPOINT_STORAGE;
     Optional<FaultHandle> skipped = skipIfPointMissing(context, view, point);
     if (skipped.isPresent()) {
       return skipped.get();
@@ -94,13 +130,20 @@ public final class CheckpointFailureInjector extends BuiltInFault {
               .detail(VARIANT, variant)
               .detail("checkpoint_id", Long.toString(checkpoint))
               .details(settings)
-              .proof(Proofs.failoverCarrying(spec.id(), 1))
+              .proof(
+                  Proofs.withCheckpointFailureReason(
+                      Proofs.failoverCarrying(spec.id(), 1), checkpoint))
               .build();
       case EXPIRED -> {
         AtomicBoolean released = new AtomicBoolean();
         ProofRule tolerated = Proofs.toleratedCheckpointFailure(spec.id(), checkpoint);
-        yield armPoint(context, view, CHECKPOINT_STORAGE, STALL, spec.position())
-            .what("the checkpoint storage stalls checkpoint " + checkpoint + " until it expires")
+        yield armPoint(context, view, stallPoint, STALL, spec.position())
+            .what(
+                (OPERATOR.equals(stallPoint)
+                        ? "the operator stalls the synchronous part of checkpoint "
+                        : "the checkpoint storage stalls checkpoint ")
+                    + checkpoint
+                    + " until it expires")
             .detail(VARIANT, variant)
             .details(settings)
             .proof(

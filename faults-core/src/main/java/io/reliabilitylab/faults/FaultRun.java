@@ -486,10 +486,7 @@ final class FaultRun implements FaultHandle {
         failed
             .append(checkpoint.id())
             .append(": ")
-            .append(
-                checkpoint.failureReason() == null
-                    ? "no reason given"
-                    : checkpoint.failureReason());
+            .append(CheckpointFailureReasons.withName(checkpoint.failureReason()));
       }
     }
     if (failed.length() > 0) {

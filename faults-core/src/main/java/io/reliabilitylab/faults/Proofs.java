@@ -166,9 +166,43 @@ final class Proofs {
       Map<String, String> details = new LinkedHashMap<>();
       details.put("checkpoint_id", Long.toString(checkpoint.id()));
       details.put("failure_reason", truncate(checkpoint.failureReason()));
+      details.put(
+          "checkpoint_failure_reason",
+          CheckpointFailureReasons.describe(checkpoint.failureReason()));
       details.put("next_completed_checkpoint_id", Long.toString(later.get().id()));
       Instant firedAt = now.pointFiredAt();
       return Verdict.proven(firedAt, proofs, details);
+    };
+  }
+
+  /**
+   * {@code rule}, and once it is proven, the failure reason of the first checkpoint at or after
+   * {@code fromCheckpoint} that failed since the baseline, named as Flink's {@code
+   * CheckpointFailureReason}: a failover through a checkpoint also fails that checkpoint. A
+   * pipeline that does not report the failed checkpoint does not hold the proof back; the evidence
+   * says so.
+   */
+  static ProofRule withCheckpointFailureReason(ProofRule rule, long fromCheckpoint) {
+    return (baseline, now) -> {
+      Verdict verdict = rule.judge(baseline, now);
+      if (!(verdict instanceof Verdict.Proven proven)) {
+        return verdict;
+      }
+      Map<String, String> details = new LinkedHashMap<>(proven.details());
+      List<String> proofs = new ArrayList<>(proven.proofs());
+      Optional<CheckpointInfo> failed = newFailedCheckpoint(baseline, now, fromCheckpoint);
+      if (failed.isPresent()) {
+        CheckpointInfo checkpoint = failed.get();
+        String reason = CheckpointFailureReasons.describe(checkpoint.failureReason());
+        details.put("failed_checkpoint_id", Long.toString(checkpoint.id()));
+        details.put("checkpoint_failure_reason", reason);
+        proofs.add("checkpoint " + checkpoint.id() + " FAILED: " + reason);
+      } else {
+        details.put(
+            "checkpoint_failure_reason",
+            "not reported: no checkpoint >= " + fromCheckpoint + " is FAILED in the job's history");
+      }
+      return Verdict.proven(proven.firedAt(), proofs, details);
     };
   }
 

@@ -8,6 +8,7 @@ import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
+import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -31,14 +32,19 @@ import org.apiguardian.api.API;
 
 /**
  * {@code sink-commit-failure}: the sink's commit of checkpoint N fails after the checkpoint
- * completed, in one of two variants chosen by the spec parameter {@code variant} (by default the
- * one the position names):
+ * completed, in one of four variants chosen by the spec parameter {@code variant} (by default the
+ * side an {@code around-commit} position names); {@code at-checkpoint:N} places any variant around
+ * the commit of N:
  *
  * <ul>
- *   <li>{@code fail-before-swap} at {@code around-commit:N:before-swap}: the commit of N fails
- *       non-retryably, nothing is committed; after the restore N must be committed exactly once;
- *   <li>{@code fail-after-swap} at {@code around-commit:N:after-swap}: the commit of N succeeds,
- *       then the job dies before checkpoint N+1; N must not be committed again.
+ *   <li>{@code fail-before-swap}: the commit of N fails non-retryably, nothing is committed; after
+ *       the restore N must be committed exactly once;
+ *   <li>{@code fail-after-swap}: the commit of N succeeds, then the job dies before checkpoint N+1;
+ *       N must not be committed again;
+ *   <li>{@code commit-state-unknown}: as {@code fail-after-swap}, but the commit throws Iceberg's
+ *       {@code CommitStateUnknownException};
+ *   <li>{@code several-pending}: the job dies between the separate commits made for several pending
+ *       checkpoints; see {@link SeveralPendingCommits}.
  * </ul>
  *
  * <p>The point fires at the first commit of a checkpoint >= N after arming (the "target"
@@ -57,6 +63,8 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
 
   public static final String FAIL_BEFORE_SWAP = "fail-before-swap";
   public static final String FAIL_AFTER_SWAP = "fail-after-swap";
+  public static final String COMMIT_STATE_UNKNOWN_VARIANT = "commit-state-unknown";
+  public static final String SEVERAL_PENDING = "several-pending";
 
   @Override
   public String name() {
@@ -76,27 +84,66 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
 
   @Override
   public Set<FaultPosition.Kind> supportedPositions() {
-    return EnumSet.of(FaultPosition.Kind.AROUND_COMMIT);
+    return EnumSet.of(FaultPosition.Kind.AT_CHECKPOINT, FaultPosition.Kind.AROUND_COMMIT);
+  }
+
+  /**
+   * {@code default} ({@value #FAIL_BEFORE_SWAP}), {@value #FAIL_AFTER_SWAP}, {@value
+   * #COMMIT_STATE_UNKNOWN_VARIANT} and {@value #SEVERAL_PENDING}, each around the commit of a
+   * checkpoint the lab picks ahead of the running job.
+   */
+  @Override
+  public List<FaultVariant> variants() {
+    return List.of(
+        FaultVariant.standard(
+            "Checkpoint N completes, then its commit fails before the metadata swap (nothing"
+                + " committed, not retried); after the restore N is committed exactly once"),
+        FaultVariant.of(
+                FAIL_AFTER_SWAP,
+                "The commit of checkpoint N swaps the metadata, then the job dies before checkpoint"
+                    + " N+1; N must not be committed again")
+            .with(VARIANT, FAIL_AFTER_SWAP),
+        FaultVariant.of(
+                COMMIT_STATE_UNKNOWN_VARIANT,
+                "The commit of checkpoint N swaps the metadata, then throws Iceberg's"
+                    + " CommitStateUnknownException; N must not be committed again")
+            .with(VARIANT, COMMIT_STATE_UNKNOWN_VARIANT),
+        FaultVariant.of(
+                SEVERAL_PENDING,
+                "Checkpoint N expires after the committer took it, so checkpoints N and N+1 are"
+                    + " committed in separate commits of one round; the job dies between them and"
+                    + " each ends up committed exactly once")
+            .with(VARIANT, SEVERAL_PENDING));
   }
 
   @Override
   Map<String, String> parameters() {
     return Map.of(
-        VARIANT, "fail-before-swap or fail-after-swap (default: the side the position names)");
+        VARIANT,
+        "fail-before-swap, fail-after-swap, commit-state-unknown or several-pending (default: the"
+            + " side an around-commit position names, else fail-before-swap)");
   }
 
   @Override
   FaultHandle start(FaultContext context, PipelineView view) throws Exception {
     FaultSpec spec = context.spec();
-    FaultPosition.AroundCommit around = (FaultPosition.AroundCommit) spec.position();
+    FaultPosition position = spec.position();
+    long checkpoint =
+        position instanceof FaultPosition.AroundCommit around
+            ? around.checkpoint()
+            : ((FaultPosition.AtCheckpoint) position).checkpoint();
     String variant =
         choice(
             spec,
             VARIANT,
-            around.afterSwap() ? FAIL_AFTER_SWAP : FAIL_BEFORE_SWAP,
-            Set.of(FAIL_BEFORE_SWAP, FAIL_AFTER_SWAP));
-    boolean afterSwap = FAIL_AFTER_SWAP.equals(variant);
-    if (afterSwap != around.afterSwap()) {
+            position instanceof FaultPosition.AroundCommit around && around.afterSwap()
+                ? FAIL_AFTER_SWAP
+                : FAIL_BEFORE_SWAP,
+            Set.of(
+                FAIL_BEFORE_SWAP, FAIL_AFTER_SWAP, COMMIT_STATE_UNKNOWN_VARIANT, SEVERAL_PENDING));
+    boolean afterSwap =
+        FAIL_AFTER_SWAP.equals(variant) || COMMIT_STATE_UNKNOWN_VARIANT.equals(variant);
+    if (position instanceof FaultPosition.AroundCommit around && afterSwap != around.afterSwap()) {
       throw new IllegalArgumentException(
           "Variant "
               + variant
@@ -105,14 +152,19 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
               + " needs position around-commit:"
               + around.checkpoint()
               + (afterSwap ? ":after-swap" : ":before-swap")
+              + " or at-checkpoint:"
+              + around.checkpoint()
               + ", got "
               + around.text());
     }
+    if (SEVERAL_PENDING.equals(variant)) {
+      return SeveralPendingCommits.start(context, view, checkpoint);
+    }
+    FaultPosition.AroundCommit commit = new FaultPosition.AroundCommit(checkpoint, afterSwap);
     Optional<FaultHandle> skipped = skipIfPointMissing(context, view, SINK_COMMIT);
     if (skipped.isPresent()) {
       return skipped.get();
     }
-    long checkpoint = around.checkpoint();
     // the point fires at the first commit of a checkpoint >= N, in whichever sink table commits
     // first: which checkpoint that was is learnt from the tables
     Map<String, Set<Long>> before = snapshotIdsByTable(view);
@@ -156,12 +208,19 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
               details.put("target_checkpoint_id", Long.toString(committedCheckpoint));
               return Verdict.proven(proven.firedAt(), proofs, details);
             };
-    String action = afterSwap ? FAIL_COMMIT_AFTER_SWAP : FAIL_COMMIT_BEFORE_SWAP;
-    return armPoint(context, view, SINK_COMMIT, action, around)
+    String action =
+        COMMIT_STATE_UNKNOWN_VARIANT.equals(variant)
+            ? COMMIT_STATE_UNKNOWN
+            : afterSwap ? FAIL_COMMIT_AFTER_SWAP : FAIL_COMMIT_BEFORE_SWAP;
+    return armPoint(context, view, SINK_COMMIT, action, commit)
         .what(
-            afterSwap
-                ? "the commit of checkpoint " + checkpoint + " succeeds, then the job fails"
-                : "the commit of checkpoint " + checkpoint + " fails before the metadata swap")
+            COMMIT_STATE_UNKNOWN_VARIANT.equals(variant)
+                ? "the commit of checkpoint "
+                    + checkpoint
+                    + " succeeds, then throws CommitStateUnknownException"
+                : afterSwap
+                    ? "the commit of checkpoint " + checkpoint + " succeeds, then the job fails"
+                    : "the commit of checkpoint " + checkpoint + " fails before the metadata swap")
         .detail(VARIANT, variant)
         .detail("checkpoint_id", Long.toString(checkpoint))
         .proof(proof)
@@ -170,7 +229,7 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
   }
 
   /** The ids of each sink table's snapshots now; empty without table access. */
-  private static Map<String, Set<Long>> snapshotIdsByTable(PipelineView view) throws Exception {
+  static Map<String, Set<Long>> snapshotIdsByTable(PipelineView view) throws Exception {
     Map<String, Set<Long>> ids = new LinkedHashMap<>();
     Optional<TableAccess> tables = view.tables();
     if (tables.isPresent()) {

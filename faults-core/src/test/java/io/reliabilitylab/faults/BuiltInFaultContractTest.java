@@ -140,6 +140,203 @@ class BuiltInFaultContractTest {
     }
   }
 
+  // each named variant, as the lab runs it
+
+  @Nested
+  class TaskExceptionDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskExceptionInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class TaskExceptionSnapshotPhaseVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskExceptionInjector();
+    }
+
+    @Override
+    String variant() {
+      return "snapshot-phase";
+    }
+  }
+
+  @Nested
+  class TaskFailureDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class TaskFailureSnapshotPhaseVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new TaskFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "snapshot-phase";
+    }
+  }
+
+  @Nested
+  class CoordinatorFailureDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CoordinatorFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class CoordinatorFailureClusterDiesVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CoordinatorFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "cluster-dies";
+    }
+  }
+
+  @Nested
+  class CheckpointFailureDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class CheckpointFailureExpiredVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "expired";
+    }
+  }
+
+  @Nested
+  class CheckpointFailureRestartSyncVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new CheckpointFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "restart-sync";
+    }
+  }
+
+  @Nested
+  class SavepointRestoreDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SavepointRestoreInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class SavepointRestoreFromAnOlderSavepoint extends LiveContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SavepointRestoreInjector();
+    }
+
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return withParameters(super.spec(injector), Map.of("from", "older-savepoint"));
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureDefaultVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureAfterSwapVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "fail-after-swap";
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureCommitStateUnknownVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "commit-state-unknown";
+    }
+  }
+
+  @Nested
+  class SinkCommitFailureSeveralPendingVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SinkCommitFailureInjector();
+    }
+
+    @Override
+    String variant() {
+      return "several-pending";
+    }
+  }
+
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {
     return new FaultSpec(spec.id(), spec.fault(), spec.position(), parameters);
   }

@@ -11,6 +11,11 @@ abstract class LiveContract extends FaultInjectorContract {
 
   private final SimulatedPipeline pipeline = SimulatedPipeline.running();
 
+  /** The pipeline the live tests inject into. */
+  SimulatedPipeline pipeline() {
+    return pipeline;
+  }
+
   @Override
   protected Optional<PipelineUnderTest> pipelineWithCapabilities() {
     return Optional.of(pipeline);

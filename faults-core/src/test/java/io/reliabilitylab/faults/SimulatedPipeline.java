@@ -74,6 +74,8 @@ final class SimulatedPipeline
   private final Map<String, List<SnapshotInfo>> snapshots = new HashMap<>();
   private final List<String> taskManagers = new ArrayList<>(List.of("tm-1"));
   private final TreeSet<Long> pendingCommits = new TreeSet<>();
+  // checkpoints the committer took that then failed: committed with the next completed one
+  private final TreeSet<Long> heldCommits = new TreeSet<>();
 
   private String jobId = "job-1";
   private int jobs = 1;
@@ -95,6 +97,8 @@ final class SimulatedPipeline
   private boolean restartOnCheckpointFailure;
   private boolean commitsStopAfterFailure;
   private boolean failed;
+  private boolean cannotLoseCluster;
+  private boolean clusterLost;
 
   private SimulatedPipeline(
       Set<Class<? extends PipelineCapability>> capabilities, Set<String> points, Path directory) {
@@ -126,7 +130,12 @@ final class SimulatedPipeline
             SavepointControl.class,
             FaultPoints.class,
             TableAccess.class),
-        Set.of("source-enumerator", "operator", "checkpoint-storage", "sink-commit"));
+        Set.of(
+            "source-enumerator",
+            "operator",
+            "checkpoint-storage",
+            "sink-commit",
+            "sink-commit-current"));
   }
 
   static SimulatedPipeline running(
@@ -167,6 +176,12 @@ final class SimulatedPipeline
     return this;
   }
 
+  /** The pipeline offers SavepointControl but cannot lose its cluster (the SPI's default). */
+  synchronized SimulatedPipeline cannotLoseCluster() {
+    this.cannotLoseCluster = true;
+    return this;
+  }
+
   synchronized void configure(String key, String value) {
     configuration.put(key, value);
   }
@@ -195,6 +210,12 @@ final class SimulatedPipeline
                 || position instanceof FaultPosition.SnapshotPhase phase && events >= phase.rows();
         boolean onRecords =
             arming.point().equals("operator") || arming.point().equals("source-enumerator");
+        if (reached && onRecords && "stall".equals(arming.action())) {
+          // an element held at a position: the simulation records it and moves on
+          fire(entry.getKey());
+          armed.remove(entry.getKey());
+          continue;
+        }
         if (reached && onRecords && "throw".equals(arming.action())) {
           fire(entry.getKey());
           fail(entry.getKey(), arming, arming.point().equals("source-enumerator"));
@@ -215,9 +236,13 @@ final class SimulatedPipeline
     if (current != null) {
       if (!inFlightStalled) {
         finishCheckpoint(current, "COMPLETED", null);
+        pendingCommits.addAll(heldCommits);
+        heldCommits.clear();
         pendingCommits.add(current.id());
       } else if (ticks - inFlightSince >= CHECKPOINT_TIMEOUT_TICKS) {
         finishCheckpoint(current, "FAILED", "Checkpoint expired before completing.");
+        // the committer took the checkpoint before it expired: it stays pending, never notified
+        heldCommits.add(current.id());
         if (restartOnCheckpointFailure) {
           failWith("Exceeded checkpoint tolerable failure threshold.", null, false);
         }
@@ -243,6 +268,14 @@ final class SimulatedPipeline
       switch (arming.point()) {
         case "operator", "source-enumerator" -> {
           fire(entry.getKey());
+          if ("stall".equals(arming.action())) {
+            // a stalled synchronous part: the checkpoint hangs until it expires
+            armed.remove(entry.getKey());
+            inFlight = started;
+            inFlightSince = ticks;
+            inFlightStalled = true;
+            return;
+          }
           finishCheckpoint(
               started, "FAILED", "Task local checkpoint failure." + " (" + entry.getKey() + ")");
           fail(entry.getKey(), arming, arming.point().equals("source-enumerator"));
@@ -251,6 +284,7 @@ final class SimulatedPipeline
         case "checkpoint-storage" -> {
           fire(entry.getKey());
           if ("stall".equals(arming.action())) {
+            armed.remove(entry.getKey()); // a stall fires once, like the engine's
             inFlight = started;
             inFlightSince = ticks;
             inFlightStalled = true;
@@ -258,6 +292,8 @@ final class SimulatedPipeline
           }
           armed.remove(entry.getKey());
           finishCheckpoint(started, "FAILED", "Asynchronous task checkpoint failed.");
+          // the committer took the checkpoint before it failed: it stays pending, never notified
+          heldCommits.add(id);
           if (restartOnCheckpointFailure) {
             failWith(
                 "Exceeded checkpoint tolerable failure threshold. " + entry.getKey(), null, false);
@@ -286,6 +322,13 @@ final class SimulatedPipeline
             null,
             started.savepoint());
     checkpoints.set(checkpoints.indexOf(started), finished);
+    if (finished.externalPath() != null) {
+      try {
+        Files.createDirectories(Path.of(finished.externalPath()));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
     if (started == inFlight) {
       inFlight = null;
     }
@@ -299,7 +342,7 @@ final class SimulatedPipeline
       long id = pendingCommits.first();
       for (Map.Entry<String, Arming> entry : List.copyOf(armed.entrySet())) {
         Arming arming = entry.getValue();
-        if (arming.point().equals("sink-commit")
+        if (arming.point().startsWith("sink-commit")
             && arming.position() instanceof FaultPosition.AroundCommit around
             && id >= around.checkpoint()) {
           fire(entry.getKey());
@@ -530,6 +573,7 @@ final class SimulatedPipeline
       throw new IllegalArgumentException("no savepoint at " + path);
     }
     jobId = "job-" + ++jobs;
+    clusterLost = false;
     restarts = 0;
     history.clear();
     configuration.put("parallelism.default", Integer.toString(parallelism));
@@ -539,9 +583,26 @@ final class SimulatedPipeline
   }
 
   @Override
+  public synchronized void loseCluster() {
+    if (cannotLoseCluster) {
+      throw new UnsupportedOperationException("this simulated pipeline cannot lose its cluster");
+    }
+    clusterLost = true;
+    state = JobState.FAILED;
+    inFlight = null;
+    pendingCommits.clear(); // what was not committed dies with the cluster; state has it
+    notifyAll();
+  }
+
+  /** Whether {@link #loseCluster()} was called and no job was restored since. */
+  synchronized boolean clusterLost() {
+    return clusterLost;
+  }
+
+  @Override
   public synchronized String latestRetainedCheckpoint() {
     return checkpoints.stream()
-        .filter(CheckpointInfo::completed)
+        .filter(c -> c.completed() && !c.savepoint())
         .reduce((a, b) -> b)
         .map(CheckpointInfo::externalPath)
         .orElseThrow(() -> new IllegalStateException("no checkpoint retained yet"));
@@ -562,7 +623,12 @@ final class SimulatedPipeline
     }
     Set<String> actions =
         new HashSet<>(
-            Set.of("throw", "stall", "fail-commit-before-swap", "fail-commit-after-swap"));
+            Set.of(
+                "throw",
+                "stall",
+                "fail-commit-before-swap",
+                "fail-commit-after-swap",
+                "commit-state-unknown"));
     if (!actions.contains(action)) {
       throw new IllegalArgumentException("unknown action " + action);
     }
@@ -580,6 +646,11 @@ final class SimulatedPipeline
   @Override
   public synchronized Optional<Instant> firedAt(String faultId) {
     return Optional.ofNullable(fired.get(faultId));
+  }
+
+  /** How many events the job processed so far. */
+  synchronized long eventCount() {
+    return events;
   }
 
   /** The fault ids armed now. */

@@ -36,6 +36,14 @@ final class PipelineOptions {
               + " Default: ${DEFAULT-VALUE}.")
   private Duration catchUpTimeout = Duration.ofSeconds(120);
 
+  @Option(
+      names = "--pipeline-option",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A pipeline option passed as is, repeatable; e.g. job.variant=broken-eager-changelog"
+              + " runs the direct pipeline's negative control.")
+  private Map<String, String> extra = new LinkedHashMap<>();
+
   Duration catchUpTimeout() {
     return catchUpTimeout;
   }
@@ -54,6 +62,7 @@ final class PipelineOptions {
     if (flinkRestAddress != null) {
       options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
     }
+    options.putAll(extra);
     return options;
   }
 }

@@ -62,7 +62,10 @@ public final class CatchUp {
             lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
         // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
         // the checkpoint committed before it.
-        boolean currentAligned = effectiveCheckpoint(currents) >= checkpointOf(cl);
+        boolean currentAligned =
+            cl.committedCheckpointId() != null
+                ? effectiveCheckpoint(currents) >= checkpointOf(cl)
+                : currentPassed(currents, cl.committedAt());
         if (holdsLast && currentAligned) {
           return new Point(cl, cur, clock.instant());
         }
@@ -95,6 +98,24 @@ public final class CatchUp {
     return snapshots.isEmpty()
         ? Optional.empty()
         : Optional.of(snapshots.get(snapshots.size() - 1));
+  }
+
+  /**
+   * For a changelog snapshot that names no checkpoint (a writer that commits outside Flink's
+   * checkpoints): the current table has committed a checkpoint that was triggered after that
+   * snapshot — one commit after the first checkpoint committed since, whose barrier followed every
+   * event the changelog held by then.
+   */
+  private static boolean currentPassed(List<SnapshotInfo> currents, Instant changelogCommittedAt) {
+    Long first = null;
+    for (SnapshotInfo snapshot : currents) {
+      Long id = snapshot.committedCheckpointId();
+      if (id != null && snapshot.committedAt().isAfter(changelogCommittedAt)) {
+        first = id;
+        break;
+      }
+    }
+    return first != null && effectiveCheckpoint(currents) >= first + 1;
   }
 
   private static long effectiveCheckpoint(List<SnapshotInfo> snapshots) {

@@ -81,6 +81,14 @@ public final class ScenarioRunner {
 
   private static final Logger LOG = LoggerFactory.getLogger(ScenarioRunner.class);
 
+  /**
+   * How long the second half of the workload takes to write while faults fire: long enough to span
+   * a fault at the checkpoint after next and most of its recovery.
+   */
+  private static final Duration WRITES_SPAN_DURING_FAULTS = Duration.ofSeconds(4);
+
+  private static final double MIN_EVENTS_PER_SECOND = 50;
+
   private final SourceDatabase source;
   private final Path outDirectory;
   private final List<PipelineProvider> pipelines;
@@ -448,8 +456,9 @@ public final class ScenarioRunner {
       for (PlannedFault planned : plan.faults()) {
         ArmedFault armed = arm(planned, ++sequence, pipeline, plan, runDirectory);
         if (writing == null) {
-          // The workload keeps writing to the source while the fault fires and heals.
-          writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
+          // The workload keeps writing to the source while the fault fires and heals: paced to
+          // span the fault, since unpaced it would be written before the fault fires.
+          writing = writer.submit(() -> pacedWriter(rest).write(rest));
         }
         complete(armed, plan, record);
       }
@@ -461,6 +470,14 @@ public final class ScenarioRunner {
     } finally {
       writer.shutdownNow();
     }
+  }
+
+  /** A writer that spreads {@code transactions} over {@link #WRITES_SPAN_DURING_FAULTS}. */
+  private WorkloadWriter pacedWriter(List<SourceTransaction> transactions) {
+    long changes = transactions.stream().mapToLong(t -> t.changes().size()).sum();
+    double perSecond =
+        Math.max(MIN_EVENTS_PER_SECOND, changes * 1000.0 / WRITES_SPAN_DURING_FAULTS.toMillis());
+    return WorkloadWriter.builder(source).eventsPerSecond(perSecond).build();
   }
 
   /** Runs the plan's exercises in turn; each writes the rest of the workload its own way. */

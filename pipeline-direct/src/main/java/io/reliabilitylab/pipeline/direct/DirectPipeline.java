@@ -3,10 +3,17 @@ package io.reliabilitylab.pipeline.direct;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.faults.CoordinatorFailureInjector;
+import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.pipeline.direct.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.direct.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.direct.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
+import io.reliabilitylab.pipeline.direct.maintenance.IcebergTableMaintenance;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
@@ -22,6 +29,8 @@ import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.spi.pipeline.TableMaintenance;
+import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -30,6 +39,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,23 +56,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running direct pipeline as the lab sees it: the job on its cluster ({@link JobControl}) and
- * the two Iceberg tables ({@link TableAccess}). Closing it cancels the job and stops a cluster it
+ * The running direct pipeline as the lab sees it: the job on its cluster ({@link JobControl}), the
+ * two Iceberg tables ({@link TableAccess}), its fault points, savepoints and retained checkpoints,
+ * and, on an embedded MiniCluster only, its TaskManagers ({@link TaskManagerControl}) and the loss
+ * of the whole cluster ({@link #loseCluster()}). Closing it cancels the job and stops a cluster it
  * started.
  */
 final class DirectPipeline
-    implements PipelineUnderTest, JobControl, TableAccess, FaultPoints, SavepointControl {
+    implements PipelineUnderTest,
+        JobControl,
+        TableAccess,
+        FaultPoints,
+        SavepointControl,
+        TaskManagerControl {
 
   private static final Logger LOG = LoggerFactory.getLogger(DirectPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
+  // The cluster settings that decide how fast a lost TaskManager or JobManager is noticed.
+  private static final Map<String, String> CLUSTER_TIMEOUT_DEFAULTS =
+      orderedMap(
+          "heartbeat.interval", "10 s",
+          "heartbeat.timeout", "50 s",
+          "heartbeat.rpc-failure-threshold", "2",
+          "pekko.ask.timeout", "10 s");
 
-  private final FlinkCluster cluster;
+  /** What losing an embedded cluster does and does not show. */
+  static final String CLUSTER_LOSS_CLAIM_BOUNDARY =
+      "the embedded MiniCluster is shut down inside the JVM without a savepoint (its job is"
+          + " suspended, its retained checkpoints stay); the JVM and its process are not killed";
+
+  // Replaced by a fresh MiniCluster when the job is restored after the cluster was lost.
+  private volatile FlinkCluster cluster;
+  private volatile boolean clusterLost;
   private volatile DirectJob job;
   // Changes when the job is restored from a savepoint or retained checkpoint as a new job.
   private volatile JobID jobId;
   private final PipelineConfig config;
   private final IcebergWarehouse warehouse;
+  private final TableMaintenance maintenance;
 
   DirectPipeline(FlinkCluster cluster, DirectJob job, JobID jobId, PipelineConfig config) {
     this.cluster = cluster;
@@ -70,6 +102,7 @@ final class DirectPipeline
     this.jobId = jobId;
     this.config = config;
     this.warehouse = IcebergWarehouse.open(job.config().warehouse());
+    this.maintenance = IcebergTableMaintenance.builder(warehouse, job.config().namespace()).build();
   }
 
   /**
@@ -124,19 +157,82 @@ final class DirectPipeline
 
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    return Set.of(JobControl.class, TableAccess.class, FaultPoints.class, SavepointControl.class);
+    Set<Class<? extends PipelineCapability>> offered =
+        new HashSet<>(
+            Set.of(JobControl.class, TableAccess.class, FaultPoints.class, SavepointControl.class));
+    // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab.
+    if (cluster instanceof MiniClusterRunner) {
+      offered.add(TaskManagerControl.class);
+      // The Hadoop catalog's commit lock lives in one JVM: compacting from the lab's JVM is safe
+      // only while the job commits from this JVM too.
+      offered.add(TableMaintenance.class);
+    }
+    return Set.copyOf(offered);
   }
 
   @Override
   public <T extends PipelineCapability> Optional<T> capability(Class<T> type) {
-    return capabilities().contains(type) ? Optional.of(type.cast(this)) : Optional.empty();
+    if (!capabilities().contains(type)) {
+      return Optional.empty();
+    }
+    return Optional.of(type.cast(type == TableMaintenance.class ? maintenance : this));
   }
 
   @Override
   public Map<String, String> effectiveConfiguration() {
     Map<String, String> settings = new LinkedHashMap<>(job.config().effectiveConfiguration());
-    settings.put("flink.cluster", cluster.restAddress().toString());
+    FlinkCluster current = cluster;
+    settings.put("flink.cluster", current.restAddress().toString());
+    if (current instanceof MiniClusterRunner mini) {
+      MiniClusterSettings embedded = mini.settings();
+      settings.put(
+          "flink.cluster.kind",
+          "embedded MiniCluster in the lab's JVM, "
+              + embedded.taskManagers()
+              + " TaskManager(s) x "
+              + embedded.slotsPerTaskManager()
+              + " slots");
+      settings.put(
+          TaskFailureInjector.CLAIM_BOUNDARY_KEY, TaskFailureInjector.EMBEDDED_CLAIM_BOUNDARY);
+      settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, CLUSTER_LOSS_CLAIM_BOUNDARY);
+    } else {
+      settings.put("flink.cluster.kind", "session cluster by REST address");
+    }
+    settings.putAll(clusterTimeouts(current));
     return settings;
+  }
+
+  /**
+   * The heartbeat and RPC timeouts the cluster runs with, as its JobManager reports them; Flink's
+   * defaults where it reports none.
+   */
+  private static Map<String, String> clusterTimeouts(FlinkCluster cluster) {
+    Map<String, String> reported = Map.of();
+    String source = "";
+    if (cluster instanceof RestFlinkCluster rest) {
+      try {
+        reported = rest.clusterConfiguration();
+      } catch (Exception e) {
+        LOG.debug("The cluster configuration of {} is unavailable", cluster.restAddress(), e);
+        source = " (cluster configuration unavailable: " + e.getClass().getSimpleName() + ")";
+      }
+    }
+    Map<String, String> timeouts = new LinkedHashMap<>();
+    for (Map.Entry<String, String> setting : CLUSTER_TIMEOUT_DEFAULTS.entrySet()) {
+      String value = reported.get(setting.getKey());
+      timeouts.put(
+          setting.getKey(),
+          value != null ? value : "Flink default (" + setting.getValue() + ")" + source);
+    }
+    return timeouts;
+  }
+
+  private static Map<String, String> orderedMap(String... keysAndValues) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
   }
 
   @Override
@@ -262,6 +358,43 @@ final class DirectPipeline
     return FaultSwitchboard.firedAt(faultId);
   }
 
+  // TaskManagerControl: offered on an embedded MiniCluster only (see capabilities()).
+
+  @Override
+  public List<String> taskManagers() {
+    try {
+      return miniCluster().liveTaskManagersOf(jobId);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "The TaskManagers of job " + jobId + " are unavailable: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void terminate(String taskManagerId) throws Exception {
+    miniCluster().terminateTaskManager(taskManagerId);
+  }
+
+  @Override
+  public String startReplacement() throws Exception {
+    return miniCluster().startTaskManager();
+  }
+
+  private MiniClusterRunner miniCluster() {
+    if (cluster instanceof MiniClusterRunner mini && !clusterLost) {
+      return mini;
+    }
+    throw new UnsupportedOperationException(
+        clusterLost
+            ? "The direct pipeline's cluster was lost; restore the job before controlling"
+                + " TaskManagers"
+            : "The direct pipeline controls TaskManagers only on its embedded MiniCluster, not on"
+                + " the session cluster at "
+                + cluster.restAddress());
+  }
+
   // SavepointControl
 
   @Override
@@ -275,6 +408,13 @@ final class DirectPipeline
   public String restore(String path, int parallelism) throws Exception {
     DirectJob restored =
         DirectJob.create(job.config().toBuilder().parallelism(parallelism).build());
+    if (clusterLost) {
+      // The lost cluster was ours: a fresh one with the same settings takes the job.
+      MiniClusterSettings settings = ((MiniClusterRunner) cluster).settings();
+      cluster = MiniClusterRunner.start(settings);
+      clusterLost = false;
+      LOG.info("Started a new MiniCluster at {} after the cluster was lost", cluster.restAddress());
+    }
     JobID restoredId = cluster.submit(restored, path);
     job = restored;
     jobId = restoredId;
@@ -282,14 +422,51 @@ final class DirectPipeline
     return restoredId.toHexString();
   }
 
+  /**
+   * The newest complete checkpoint of the current job on the checkpoint storage itself (a {@code
+   * chk-<n>} directory with its {@code _metadata}), so that it answers after the cluster is gone;
+   * when the current job has none yet, the most recently completed checkpoint of an earlier job.
+   */
   @Override
   public String latestRetainedCheckpoint() throws Exception {
-    return checkpoints().stream()
-        .filter(c -> c.completed() && !c.savepoint() && c.externalPath() != null)
-        .reduce((first, second) -> second)
-        .map(CheckpointInfo::externalPath)
-        .orElseThrow(
-            () -> new IllegalStateException("Job " + jobId + " has no retained checkpoint"));
+    Path directory = job.config().checkpointDirectory().toAbsolutePath().normalize();
+    RetainedCheckpoints.Found latest =
+        RetainedCheckpoints.latest(directory, jobId.toHexString())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "No complete retained checkpoint (chk-<n>/_metadata) under "
+                            + directory
+                            + " for job "
+                            + jobId
+                            + " or an earlier one; await a completed checkpoint first"));
+    String uri = job.config().storageUriOf(latest.directory()).toString();
+    // an existing directory's URI ends in '/'; Flink names checkpoints without it
+    return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+  }
+
+  /**
+   * Stops the embedded MiniCluster without a savepoint and without cancelling the job: the job is
+   * suspended as the cluster goes down and its checkpoints, retained on cancellation, stay on the
+   * storage. {@link #restore} then starts a fresh MiniCluster. The claim boundary is {@link
+   * #CLUSTER_LOSS_CLAIM_BOUNDARY}.
+   */
+  @Override
+  public void loseCluster() {
+    if (!(cluster instanceof MiniClusterRunner)) {
+      throw new UnsupportedOperationException(
+          "The direct pipeline can lose only an embedded MiniCluster it started; the session"
+              + " cluster at "
+              + cluster.restAddress()
+              + " is not the lab's to stop. Use stop-with-savepoint and restore instead.");
+    }
+    if (clusterLost) {
+      throw new IllegalStateException(
+          "The cluster of job " + jobId + " is lost already; restore the job first");
+    }
+    clusterLost = true;
+    LOG.info("Losing the MiniCluster at {} with job {}", cluster.restAddress(), jobId);
+    cluster.close();
   }
 
   // TableAccess
@@ -342,7 +519,11 @@ final class DirectPipeline
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
+    if (clusterLost) {
+      warehouse.close();
+      return;
+    }
     try {
       JobStatus status = cluster.status(jobId);
       if (!status.isGloballyTerminalState()) {

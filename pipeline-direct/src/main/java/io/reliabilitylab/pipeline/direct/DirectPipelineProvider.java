@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.direct.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
+import io.reliabilitylab.pipeline.direct.job.JobVariant;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -61,6 +62,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
     return Set.of(
         LabOptions.SOURCE_TABLE,
         LabOptions.CHECKPOINT_INTERVAL_MS,
+        LabOptions.CHECKPOINT_TIMEOUT_MS,
         LabOptions.PARALLELISM,
         LabOptions.FLINK_REST_ADDRESS);
   }
@@ -79,14 +81,22 @@ public final class DirectPipelineProvider implements PipelineProvider {
             ? RestFlinkCluster.connect(
                 URI.create(config.option(LabOptions.FLINK_REST_ADDRESS).get()))
             : MiniClusterRunner.start(MiniClusterSettings.defaults());
+    DirectPipeline pipeline = null;
     try {
       DirectJob job = DirectJob.create(jobConfig);
       JobID jobId = cluster.submit(job);
-      DirectPipeline pipeline = new DirectPipeline(cluster, job, jobId, config);
+      pipeline = new DirectPipeline(cluster, job, jobId, config);
+      // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
+      config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
       return pipeline;
     } catch (Exception e) {
-      cluster.close();
+      // the pipeline, once built, cancels its job and stops the cluster it started
+      if (pipeline != null) {
+        pipeline.close();
+      } else {
+        cluster.close();
+      }
       throw e;
     }
   }
@@ -107,7 +117,11 @@ public final class DirectPipelineProvider implements PipelineProvider {
     config
         .option(LabOptions.CHECKPOINT_INTERVAL_MS)
         .ifPresent(ms -> builder.checkpointInterval(Duration.ofMillis(Long.parseLong(ms))));
+    config
+        .option(LabOptions.CHECKPOINT_TIMEOUT_MS)
+        .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
     config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
+    config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
     return builder.build();
   }
 }

@@ -4,29 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.harness.lifecycle.FaultSelection;
+import io.reliabilitylab.harness.record.ExerciseRecord;
+import io.reliabilitylab.harness.record.FaultRecord;
 import io.reliabilitylab.harness.record.RunRecord;
 import io.reliabilitylab.harness.record.RunRecordReader;
+import io.reliabilitylab.harness.record.SuiteSummary;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's run command on embedded defaults: {@code reliability-lab run --pipeline direct
- * --faults none} starts an embedded MariaDB and a MiniCluster, streams a seeded workload into
- * Iceberg, reconciles, writes a run record and exits 0.
+ * --faults all --scenarios all} runs a baseline, each fault variant and each exercise as its own
+ * scenario on one embedded MariaDB, writes one record per scenario and a suite summary, and exits
+ * 0: every fault proven to have fired and recovered, every check passed (or, for a variant built on
+ * an open upstream bug, failed as that known hazard), pressure and compaction measured.
  */
 class RunCommandIT {
 
   @TempDir Path out;
 
   @Test
-  void runsTheDirectPipelineOnEmbeddedDefaultsAndWritesAPassingRecord() throws Exception {
+  void theWholeSuiteRunsOnEmbeddedDefaultsAndPasses() throws Exception {
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     int exit =
@@ -37,9 +51,11 @@ class RunCommandIT {
                 "--pipeline",
                 "direct",
                 "--faults",
-                "none",
+                "all",
+                "--scenarios",
+                "all",
                 "--events",
-                "1500",
+                "1000",
                 "--seed",
                 "7",
                 "--out",
@@ -48,12 +64,32 @@ class RunCommandIT {
     assertThat(exit)
         .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
         .isEqualTo(ExitCode.PASSED.code());
-    List<RunRecord> records = RunRecordReader.readDirectory(out);
-    assertThat(records).hasSize(1);
-    RunRecord record = records.get(0);
+    Map<String, RunRecord> byScenario =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    List<String> expected = new ArrayList<>();
+    expected.add("baseline");
+    expected.addAll(
+        FaultSelection.known(
+            Plugins.faults(getClass().getClassLoader()).requireNoProblems().all()));
+    expected.addAll(List.of("pressure", "compaction"));
+    assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
 
-    assertThat(record.summary().passed()).isTrue();
-    assertThat(record.checks())
+    SuiteSummary suite;
+    try (Stream<Path> files = Files.list(out)) {
+      Path file =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("suite-"))
+              .findFirst()
+              .orElseThrow();
+      suite = RunRecordReader.readSuite(file);
+    }
+    assertThat(suite.runs()).hasSize(expected.size());
+    assertThat(suite.exitCode()).isEqualTo(ExitCode.PASSED);
+
+    RunRecord baseline = byScenario.get("baseline");
+    assertThat(baseline.summary().passed()).isTrue();
+    assertThat(baseline.checks())
         .extracting(CheckResult::check)
         .contains(
             "snapshot-diff",
@@ -61,23 +97,62 @@ class RunCommandIT {
             "changelog-completeness",
             "no-duplicate-keys",
             "current-changelog-consistency");
-    assertThat(record.checks()).allSatisfy(c -> assertThat(c.verdict()).isEqualTo(Verdict.PASSED));
-    assertThat(record.summary().snapshotDiffCount()).isZero();
-    // Each Iceberg snapshot names the Flink job and checkpoint that committed it.
-    assertThat(record.snapshots()).isNotEmpty();
-    assertThat(record.snapshots())
+    assertThat(baseline.snapshots())
         .filteredOn(s -> "append".equals(s.operation()) || "overwrite".equals(s.operation()))
         .allSatisfy(
             (SnapshotInfo s) -> {
               assertThat(s.flinkJobId()).isNotBlank();
               assertThat(s.committedCheckpointId()).isNotNull();
             });
-    assertThat(record.sourcePosition()).isNotNull();
-    // The tests run inside the lab's git checkout, so the record names its revision.
-    assertThat(record.gitSha()).matches("[0-9a-f]{12}");
-    assertThat(record.stackVersions()).containsKeys("flink", "flink_cdc_mysql", "iceberg");
-    assertThat(record.effectiveConfiguration()).containsKey("delivery.semantics");
-    assertThat(record.timings()).containsKeys("start", "workload", "catch_up", "reconcile");
+    assertThat(baseline.gitSha()).matches("[0-9a-f]{12}");
+    assertThat(baseline.stackVersions()).containsKeys("flink", "flink_cdc_mysql", "iceberg");
+
+    for (RunRecord run : byScenario.values()) {
+      if (run.faults().isEmpty()) {
+        continue;
+      }
+      String scenario = run.scenario().name();
+      for (FaultRecord fault : run.faults()) {
+        assertThat(fault.evidence().status()).as(scenario).isEqualTo(FaultStatus.FIRED);
+        assertThat(fault.recovery()).as(scenario).isNotNull();
+        assertThat(fault.recovery().recovered()).as(scenario).isTrue();
+        assertThat(fault.recovery().firstCommitAt()).as(scenario).isNotNull();
+      }
+      if (run.scenario().knownHazard() == null) {
+        assertThat(run.summary().passed()).as(scenario + ": " + run.summary().reasons()).isTrue();
+        assertThat(run.summary().snapshotDiffCount()).as(scenario).isZero();
+      } else {
+        // A known hazard is detected when the checks fail on it.
+        assertThat(run.summary().verdict()).as(scenario).isEqualTo(Verdict.FAILED);
+      }
+    }
+
+    RunRecord pressure = byScenario.get("pressure");
+    assertThat(pressure.summary().passed()).as("%s", pressure.summary().reasons()).isTrue();
+    ExerciseRecord pressureFigures = exercise(pressure, "pressure");
+    assertThat(pressureFigures.figures().get("max_lag_events")).isPositive();
+    assertThat(pressureFigures.figures())
+        .containsKeys(
+            "checkpoint_max_ms_baseline",
+            "checkpoint_max_ms_pressure",
+            "alignment_max_ms_pressure",
+            "failed_checkpoints",
+            "drain_ms");
+    assertThat(pressureFigures.series()).isNotEmpty();
+
+    RunRecord compaction = byScenario.get("compaction");
+    assertThat(compaction.summary().passed()).as("%s", compaction.summary().reasons()).isTrue();
+    for (String name : List.of("compaction:streaming", "compaction:after-stop")) {
+      assertThat(exercise(compaction, name).figures())
+          .containsKeys("data_files_before", "data_files_after", "delete_files_before");
+    }
     assertThat(stdout.toString()).contains("PASSED");
+  }
+
+  private static ExerciseRecord exercise(RunRecord run, String name) {
+    return run.exercises().stream()
+        .filter(e -> e.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no exercise " + name + " in " + run.exercises()));
   }
 }

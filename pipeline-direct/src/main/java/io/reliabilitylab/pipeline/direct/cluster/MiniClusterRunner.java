@@ -4,9 +4,14 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.HeartbeatManagerOptions;
 import org.apache.flink.configuration.MetricOptions;
@@ -22,54 +27,96 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An embedded Flink MiniCluster in this JVM, with its REST endpoint on a free loopback port; jobs
- * are submitted and watched through that endpoint exactly as on a session cluster. Closing it stops
- * the cluster.
+ * are submitted and watched through that endpoint exactly as on a session cluster. Its TaskManagers
+ * can be terminated and replaced one by one, by id. Closing it stops the cluster.
  *
  * <pre>{@code
  * try (MiniClusterRunner cluster = MiniClusterRunner.start(MiniClusterSettings.defaults())) {
  *   JobID job = cluster.submit(DirectJob.create(config));
  *   cluster.awaitRunning(job, Duration.ofSeconds(30));
+ *   cluster.terminateTaskManager(cluster.taskManagersOf(job).iterator().next());
+ *   cluster.startTaskManager();
  * }
  * }</pre>
+ *
+ * <p>TaskManager ids are the resource ids the REST API shows. Flink's MiniCluster addresses its
+ * TaskManagers only by the index in which they were started ({@code terminateTaskManager(int)},
+ * {@code startTaskManager()}), so this runner starts every TaskManager itself, one at a time, and
+ * records which id registered with the ResourceManager after each start: the id at position i is
+ * the TaskManager at index i. The MiniCluster is therefore configured with no TaskManagers of its
+ * own; that also makes its TaskManagers talk through the network stack, as separate TaskManagers
+ * do, rather than through the single-TaskManager local shortcut.
  */
 @API(status = EXPERIMENTAL)
 public final class MiniClusterRunner extends RestFlinkCluster {
 
   private static final Logger LOG = LoggerFactory.getLogger(MiniClusterRunner.class);
+  private static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration POLL = Duration.ofMillis(20);
 
   private final MiniCluster miniCluster;
+  private final MiniClusterSettings settings;
+  // The resource id of the TaskManager at each MiniCluster index, in start order.
+  private final List<String> taskManagerIds = new ArrayList<>();
+  private final Set<String> terminated = new HashSet<>();
 
-  private MiniClusterRunner(MiniCluster miniCluster, URI restAddress) throws Exception {
-    super(restAddress, new Configuration(), List.of());
+  private MiniClusterRunner(MiniCluster miniCluster, URI restAddress, MiniClusterSettings settings)
+      throws Exception {
+    super(restAddress, clientConfiguration(), List.of());
     this.miniCluster = miniCluster;
+    this.settings = settings;
   }
 
-  /** Starts a MiniCluster; fails if it does not come up. */
+  /** Starts a MiniCluster and its TaskManagers; fails if it does not come up. */
   public static MiniClusterRunner start(MiniClusterSettings settings) throws Exception {
     Objects.requireNonNull(settings, "settings");
     Configuration configuration = configuration(settings);
     MiniClusterConfiguration clusterConfiguration =
         new MiniClusterConfiguration.Builder()
             .setConfiguration(configuration)
-            .setNumTaskManagers(settings.taskManagers())
+            // none of its own: this runner starts each TaskManager, to know its id
+            .setNumTaskManagers(0)
             .setNumSlotsPerTaskManager(settings.slotsPerTaskManager())
             .build();
     long started = System.nanoTime();
     MiniCluster miniCluster = new MiniCluster(clusterConfiguration);
+    MiniClusterRunner runner = null;
     try {
       miniCluster.start();
       URI restAddress = miniCluster.getRestAddress().get(30, TimeUnit.SECONDS);
+      runner = new MiniClusterRunner(miniCluster, restAddress, settings);
+      long clusterUp = System.nanoTime();
+      for (int i = 0; i < settings.taskManagers(); i++) {
+        runner.startTaskManager();
+      }
       LOG.info(
-          "MiniCluster with {} x {} slots up in {} ms, REST at {}",
+          "MiniCluster with {} x {} slots up in {} ms ({} ms for its TaskManagers), REST at {},"
+              + " TaskManagers {}",
           settings.taskManagers(),
           settings.slotsPerTaskManager(),
           Duration.ofNanos(System.nanoTime() - started).toMillis(),
-          restAddress);
-      return new MiniClusterRunner(miniCluster, restAddress);
+          Duration.ofNanos(System.nanoTime() - clusterUp).toMillis(),
+          restAddress,
+          runner.taskManagerIds);
+      return runner;
     } catch (Exception e) {
-      miniCluster.close();
+      if (runner != null) {
+        runner.close();
+      } else {
+        miniCluster.close();
+      }
       throw e;
     }
+  }
+
+  /**
+   * The REST client's settings: a request the cluster answers with "leader election ongoing" (the
+   * first ones after start) is retried after 50 ms instead of Flink's 3 s.
+   */
+  private static Configuration clientConfiguration() {
+    Configuration configuration = new Configuration();
+    configuration.set(RestOptions.RETRY_DELAY, Duration.ofMillis(50));
+    return configuration;
   }
 
   /** The Flink configuration a MiniCluster is started with. */
@@ -92,9 +139,89 @@ public final class MiniClusterRunner extends RestFlinkCluster {
     return configuration;
   }
 
-  /** The MiniCluster itself: TaskManager control for faults. */
-  public MiniCluster miniCluster() {
-    return miniCluster;
+  /** The settings this cluster was started with; a replacement cluster uses the same. */
+  public MiniClusterSettings settings() {
+    return settings;
+  }
+
+  /** Ids of the TaskManagers this runner started and has not terminated, in start order. */
+  public synchronized List<String> taskManagerIds() {
+    return taskManagerIds.stream().filter(id -> !terminated.contains(id)).toList();
+  }
+
+  /**
+   * The live TaskManagers holding the job's running tasks, in start order: named by the job's
+   * subtasks and still registered with the ResourceManager.
+   */
+  public List<String> liveTaskManagersOf(JobID job) throws Exception {
+    Set<String> running = taskManagersOf(job);
+    running.retainAll(registeredTaskManagers());
+    List<String> ordered = new ArrayList<>();
+    for (String id : taskManagerIds()) {
+      if (running.contains(id)) {
+        ordered.add(id);
+      }
+    }
+    return ordered;
+  }
+
+  /**
+   * Starts one more TaskManager and returns its id once it registered with the ResourceManager, so
+   * that its slots can be offered to jobs.
+   */
+  public synchronized String startTaskManager() throws Exception {
+    Set<String> before = registeredTaskManagers();
+    before.addAll(taskManagerIds);
+    int index = taskManagerIds.size();
+    miniCluster.startTaskManager();
+    long deadline = System.nanoTime() + REGISTRATION_TIMEOUT.toNanos();
+    while (true) {
+      Set<String> now = registeredTaskManagers();
+      now.removeAll(before);
+      if (now.size() == 1) {
+        String id = now.iterator().next();
+        taskManagerIds.add(id);
+        LOG.info("TaskManager {} (MiniCluster index {}) registered", id, index);
+        return id;
+      }
+      if (now.size() > 1) {
+        throw new IllegalStateException(
+            "More than one new TaskManager registered after starting one: "
+                + now
+                + "; was a TaskManager started outside this runner?");
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException(
+            "The TaskManager started at MiniCluster index "
+                + index
+                + " did not register with the ResourceManager within "
+                + REGISTRATION_TIMEOUT.toSeconds()
+                + " s");
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  /**
+   * Terminates one TaskManager inside this JVM, as {@code MiniCluster#terminateTaskManager} does:
+   * its tasks fail, its connections to the JobManager and ResourceManager close; the process and
+   * the JVM live on. Returns when it has stopped.
+   */
+  public synchronized void terminateTaskManager(String taskManagerId) throws Exception {
+    Objects.requireNonNull(taskManagerId, "taskManagerId");
+    int index = taskManagerIds.indexOf(taskManagerId);
+    if (index < 0 || terminated.contains(taskManagerId)) {
+      throw new IllegalArgumentException(
+          "No live TaskManager '"
+              + taskManagerId
+              + "' in this MiniCluster; live ones: "
+              + taskManagerIds());
+    }
+    terminated.add(taskManagerId);
+    miniCluster
+        .terminateTaskManager(index)
+        .get(settings.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    LOG.info("TaskManager {} (MiniCluster index {}) terminated", taskManagerId, index);
   }
 
   @Override

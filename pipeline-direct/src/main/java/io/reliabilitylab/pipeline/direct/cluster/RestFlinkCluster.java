@@ -11,8 +11,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -25,20 +29,31 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.rest.messages.ClusterConfigurationInfoHeaders;
+import org.apache.flink.runtime.rest.messages.ConfigurationInfo;
+import org.apache.flink.runtime.rest.messages.ConfigurationInfoEntry;
+import org.apache.flink.runtime.rest.messages.EmptyMessageParameters;
 import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
 import org.apache.flink.runtime.rest.messages.JobExceptionsHeaders;
 import org.apache.flink.runtime.rest.messages.JobExceptionsInfoWithHistory;
 import org.apache.flink.runtime.rest.messages.JobMessageParameters;
+import org.apache.flink.runtime.rest.messages.JobVertexDetailsHeaders;
+import org.apache.flink.runtime.rest.messages.JobVertexDetailsInfo;
+import org.apache.flink.runtime.rest.messages.JobVertexMessageParameters;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatisticsHeaders;
 import org.apache.flink.runtime.rest.messages.job.JobDetailsHeaders;
 import org.apache.flink.runtime.rest.messages.job.JobDetailsInfo;
 import org.apache.flink.runtime.rest.messages.job.JobExceptionsMessageParameters;
+import org.apache.flink.runtime.rest.messages.job.SubtaskExecutionAttemptDetailsInfo;
 import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsHeaders;
 import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsMessageParameters;
 import org.apache.flink.runtime.rest.messages.job.metrics.Metric;
 import org.apache.flink.runtime.rest.messages.job.metrics.MetricCollectionResponseBody;
+import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagerInfo;
+import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagersHeaders;
+import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagersInfo;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -61,6 +76,8 @@ public class RestFlinkCluster implements FlinkCluster {
   private static final Logger LOG = LoggerFactory.getLogger(RestFlinkCluster.class);
   private static final Duration POLL = Duration.ofMillis(50);
   private static final long REQUEST_TIMEOUT_SECONDS = 30;
+  // What the REST API names as the TaskManager of a subtask that is not deployed.
+  private static final String UNASSIGNED = "(unassigned)";
 
   private final URI restAddress;
   private final Configuration clientConfiguration;
@@ -255,6 +272,67 @@ public class RestFlinkCluster implements FlinkCluster {
       Thread.sleep(POLL.toMillis());
     }
     throw FlinkCluster.timeout("job " + job + " to run", timeout, last);
+  }
+
+  /**
+   * The ids (resource ids) of the TaskManagers registered with the cluster's ResourceManager, as
+   * its REST API lists them ({@code /taskmanagers}).
+   */
+  public Set<String> registeredTaskManagers() throws Exception {
+    TaskManagersInfo body =
+        client
+            .sendRequest(
+                TaskManagersHeaders.getInstance(),
+                EmptyMessageParameters.getInstance(),
+                EmptyRequestBody.getInstance())
+            .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    Set<String> ids = new TreeSet<>();
+    for (TaskManagerInfo info : body.getTaskManagerInfos()) {
+      ids.add(info.getResourceId().toString());
+    }
+    return ids;
+  }
+
+  /**
+   * The ids of the TaskManagers that hold a current, not yet terminal execution of one of the job's
+   * tasks ({@code /jobs/:id/vertices/:vid}, each subtask's {@code taskmanager-id}). A TaskManager
+   * that was lost may still be named here until the job has failed its tasks; intersect with {@link
+   * #registeredTaskManagers()} for the live ones.
+   */
+  public Set<String> taskManagersOf(JobID job) throws Exception {
+    Set<String> ids = new TreeSet<>();
+    for (JobDetailsInfo.JobVertexDetailsInfo vertex : details(job).getJobVertexInfos()) {
+      JobVertexDetailsHeaders headers = JobVertexDetailsHeaders.getInstance();
+      JobVertexMessageParameters parameters = headers.getUnresolvedMessageParameters();
+      parameters.jobPathParameter.resolve(job);
+      parameters.jobVertexIdPathParameter.resolve(vertex.getJobVertexID());
+      JobVertexDetailsInfo info =
+          client
+              .sendRequest(headers, parameters, EmptyRequestBody.getInstance())
+              .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      for (SubtaskExecutionAttemptDetailsInfo subtask : info.getSubtasks()) {
+        if (!subtask.getStatus().isTerminal() && !UNASSIGNED.equals(subtask.getTaskmanagerId())) {
+          ids.add(subtask.getTaskmanagerId());
+        }
+      }
+    }
+    return ids;
+  }
+
+  /** The cluster's configuration as its JobManager reports it ({@code /jobmanager/config}). */
+  public Map<String, String> clusterConfiguration() throws Exception {
+    ConfigurationInfo body =
+        client
+            .sendRequest(
+                ClusterConfigurationInfoHeaders.getInstance(),
+                EmptyMessageParameters.getInstance(),
+                EmptyRequestBody.getInstance())
+            .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (ConfigurationInfoEntry entry : body) {
+      settings.put(entry.getKey(), entry.getValue());
+    }
+    return settings;
   }
 
   private JobDetailsInfo details(JobID job) throws Exception {

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /** One arming of a fault point: its position, action and fault id, and whether it fired. */
@@ -18,6 +19,7 @@ final class Arming {
   private final FaultAction action;
   private final String faultId;
   private final Duration stallLimit;
+  private final Duration throttle;
   private final AtomicLong counted = new AtomicLong();
   private final AtomicBoolean fired = new AtomicBoolean();
   private final CountDownLatch released = new CountDownLatch(1);
@@ -27,12 +29,14 @@ final class Arming {
       FaultPosition position,
       FaultAction action,
       String faultId,
-      Duration stallLimit) {
+      Duration stallLimit,
+      Duration throttle) {
     this.point = point;
     this.position = position;
     this.action = action;
     this.faultId = faultId;
     this.stallLimit = stallLimit;
+    this.throttle = throttle;
   }
 
   String point() {
@@ -72,6 +76,37 @@ final class Arming {
     FaultSwitchboard.fired(
         this, new FaultFiring(faultId, point, position, action, Instant.now(), checkpoint));
     return true;
+  }
+
+  /**
+   * Starts a throttle: true for exactly one caller. Unlike {@link #tryFire}, the arming stays
+   * active (every element is delayed until it is disarmed); its firing records when throttling
+   * began.
+   */
+  boolean startThrottling() {
+    if (released.getCount() == 0 || !fired.compareAndSet(false, true)) {
+      return false;
+    }
+    FaultSwitchboard.started(
+        this, new FaultFiring(faultId, point, position, action, Instant.now(), null));
+    return true;
+  }
+
+  /** Whether a throttle began and was not disarmed since. */
+  boolean throttling() {
+    return fired.get() && released.getCount() > 0;
+  }
+
+  /** Delays the caller by the throttle's time per element; an interrupt ends the delay early. */
+  void throttle() {
+    long deadline = System.nanoTime() + throttle.toNanos();
+    long left;
+    while ((left = deadline - System.nanoTime()) > 0 && throttling()) {
+      LockSupport.parkNanos(left);
+      if (Thread.currentThread().isInterrupted()) {
+        return; // the task is being cancelled: let it see the interrupt
+      }
+    }
   }
 
   /** The message every exception of this fault carries: the fault id first. */

@@ -2,9 +2,12 @@ package io.reliabilitylab.pipeline.direct.faults;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
@@ -22,7 +25,18 @@ public enum FaultAction {
   /** Let an Iceberg commit swap the metadata, then throw: the commit did happen. */
   FAIL_COMMIT_AFTER_SWAP("fail-commit-after-swap"),
   /** Let an Iceberg commit swap the metadata, then throw {@code CommitStateUnknownException}. */
-  COMMIT_STATE_UNKNOWN("commit-state-unknown");
+  COMMIT_STATE_UNKNOWN("commit-state-unknown"),
+  /**
+   * Delay every element by a fixed time from the position on, until disarmed: backpressure, not a
+   * failure (nothing is thrown). The text form carries the delay per element: {@code throttle-2ms}
+   * or {@code throttle-500us}.
+   */
+  THROTTLE("throttle");
+
+  /** The longest delay per element a throttle accepts: a slowed job, not a stopped one. */
+  public static final Duration LONGEST_THROTTLE = Duration.ofSeconds(1);
+
+  private static final Pattern THROTTLE_TEXT = Pattern.compile("throttle-([0-9]{1,9})(ms|us)");
 
   private final String text;
 
@@ -35,10 +49,17 @@ public enum FaultAction {
     return text;
   }
 
-  /** Reads the text form (or the constant's name); a bad input's message lists the actions. */
+  /**
+   * Reads the text form (or the constant's name); a bad input's message lists the actions. A
+   * throttle's text carries its delay ({@code throttle-2ms}), which {@link #throttleDelay} reads.
+   */
   public static FaultAction parse(String text) {
     Objects.requireNonNull(text, "text");
     String wanted = text.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+    if (wanted.startsWith(THROTTLE.text)) {
+      throttleDelay(text);
+      return THROTTLE;
+    }
     for (FaultAction action : values()) {
       if (action.text.equals(wanted)) {
         return action;
@@ -48,7 +69,38 @@ public enum FaultAction {
         "Unknown fault action '"
             + text
             + "'; use one of "
-            + Arrays.stream(values()).map(FaultAction::text).collect(Collectors.joining(", ")));
+            + Arrays.stream(values())
+                .map(action -> action == THROTTLE ? "throttle-<N>ms" : action.text())
+                .collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * The delay per element of a throttle's text form: 2 ms for {@code throttle-2ms}, 0.5 ms for
+   * {@code throttle-500us}; positive and at most {@link #LONGEST_THROTTLE}.
+   */
+  public static Duration throttleDelay(String text) {
+    Objects.requireNonNull(text, "text");
+    Matcher matcher = THROTTLE_TEXT.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException(
+          "A throttle names its delay per element, e.g. throttle-2ms or throttle-500us; got '"
+              + text
+              + "'");
+    }
+    long amount = Long.parseLong(matcher.group(1));
+    Duration delay =
+        "ms".equals(matcher.group(2))
+            ? Duration.ofMillis(amount)
+            : Duration.ofNanos(amount * 1_000);
+    if (delay.isZero() || delay.compareTo(LONGEST_THROTTLE) > 0) {
+      throw new IllegalArgumentException(
+          "A throttle's delay per element must be above 0 and at most "
+              + LONGEST_THROTTLE.toMillis()
+              + " ms; got '"
+              + text
+              + "'");
+    }
+    return delay;
   }
 
   @Override

@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * action {@code throw}, delivered on the coordinator thread, which fails the job globally. {@code
  * operator}: {@code now}, {@code after-event:K} and {@code snapshot-phase:K} (K events, or K
  * snapshot rows, pass, counted across subtasks from the arming, then the next one triggers), {@code
- * at-checkpoint:N}; actions {@code throw}, {@code stall} and, at a checkpoint, {@code
+ * at-checkpoint:N}; actions {@code throw}, {@code stall}, {@code throttle-<N>ms} (from the position
+ * on, each element waits N ms until disarmed; not a failure) and, at a checkpoint, {@code
  * throw-on-checkpoint-complete}. {@code checkpoint-storage}: {@code now}, {@code at-checkpoint:N}
  * (the first file written into the directory of checkpoint N or a later one); {@code throw} fails
  * that write, {@code stall} delays it. {@code sink-commit} (either table), {@code
@@ -104,9 +105,44 @@ public final class FaultSwitchboard {
     arm(point, position, action, faultId, DEFAULT_STALL_LIMIT);
   }
 
-  /** Arms a point; the action in its text form, e.g. {@code fail-commit-after-swap}. */
+  /**
+   * Arms a point; the action in its text form, e.g. {@code fail-commit-after-swap}, or {@code
+   * throttle-2ms} for a throttle with its delay per element.
+   */
   public static void arm(String point, FaultPosition position, String action, String faultId) {
-    arm(point, position, FaultAction.parse(action), faultId, DEFAULT_STALL_LIMIT);
+    Objects.requireNonNull(action, "action");
+    FaultAction parsed = FaultAction.parse(action);
+    if (parsed == FaultAction.THROTTLE) {
+      throttle(point, position, FaultAction.throttleDelay(action), faultId);
+    } else {
+      arm(point, position, parsed, faultId, DEFAULT_STALL_LIMIT);
+    }
+  }
+
+  /**
+   * Arms a throttle at {@code point} (the {@value #OPERATOR} point): from {@code position} on
+   * ({@code now}, {@code after-event:K} or {@code snapshot-phase:K}) every element is delayed by
+   * {@code perElement} until the fault is disarmed, so a burst of changes backs the job up. Nothing
+   * is thrown; {@link #firedAt} says when throttling began.
+   *
+   * <pre>{@code
+   * FaultSwitchboard.throttle(
+   *     FaultSwitchboard.OPERATOR, new FaultPosition.Now(), Duration.ofMillis(2), "srl-fault-1-pressure");
+   * }</pre>
+   */
+  public static void throttle(
+      String point, FaultPosition position, Duration perElement, String faultId) {
+    Objects.requireNonNull(perElement, "perElement");
+    if (perElement.isNegative()
+        || perElement.isZero()
+        || perElement.compareTo(FaultAction.LONGEST_THROTTLE) > 0) {
+      throw new IllegalArgumentException(
+          "A throttle's delay per element must be above 0 and at most "
+              + FaultAction.LONGEST_THROTTLE.toMillis()
+              + " ms; got "
+              + perElement);
+    }
+    arm(point, position, FaultAction.THROTTLE, faultId, DEFAULT_STALL_LIMIT, perElement);
   }
 
   /**
@@ -121,6 +157,21 @@ public final class FaultSwitchboard {
       FaultAction action,
       String faultId,
       Duration stallLimit) {
+    if (action == FaultAction.THROTTLE) {
+      throw new IllegalArgumentException(
+          "A throttle needs its delay per element: arm it with throttle(...) or the text form"
+              + " throttle-2ms");
+    }
+    arm(point, position, action, faultId, stallLimit, Duration.ZERO);
+  }
+
+  private static void arm(
+      String point,
+      FaultPosition position,
+      FaultAction action,
+      String faultId,
+      Duration stallLimit,
+      Duration throttle) {
     Objects.requireNonNull(point, "point");
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(action, "action");
@@ -151,6 +202,10 @@ public final class FaultSwitchboard {
               + "; it supports "
               + rules.actions().stream().map(FaultAction::text).collect(Collectors.joining(", ")));
     }
+    if (action == FaultAction.THROTTLE && position.kind() == FaultPosition.Kind.AT_CHECKPOINT) {
+      throw new IllegalArgumentException(
+          "A throttle starts now, after-event:K or snapshot-phase:K, got " + position.text());
+    }
     if (action == FaultAction.THROW_ON_CHECKPOINT_COMPLETE
         && position.kind() != FaultPosition.Kind.AT_CHECKPOINT) {
       throw new IllegalArgumentException(
@@ -179,13 +234,19 @@ public final class FaultSwitchboard {
         throw new IllegalStateException(
             "Fault " + faultId + " is armed already; disarm it before arming it again");
       }
-      Arming arming = new Arming(point, position, action, faultId, stallLimit);
+      Arming arming = new Arming(point, position, action, faultId, stallLimit, throttle);
       ARMED_BY_ID.put(faultId, arming);
       FIRED.remove(faultId);
       ACTIVE.add(arming);
       anyArmed = true;
     }
-    LOG.info("Armed fault {} at point {}: {} at {}", faultId, point, action, position.text());
+    LOG.info(
+        "Armed fault {} at point {}: {}{} at {}",
+        faultId,
+        point,
+        action,
+        action == FaultAction.THROTTLE ? " " + throttle.toNanos() / 1_000 + " us per element" : "",
+        position.text());
   }
 
   /** Disarms the point armed with this fault id (and ends its stall); unknown ids are ignored. */
@@ -264,6 +325,16 @@ public final class FaultSwitchboard {
         firing.checkpointId() == null ? "" : " (checkpoint " + firing.checkpointId() + ")");
   }
 
+  /** Called by a throttle when it begins: its time is kept, it stays active until disarmed. */
+  static void started(Arming arming, FaultFiring firing) {
+    FIRED.put(arming.faultId(), firing);
+    LOG.warn(
+        "Fault {} began throttling at point {} at {}",
+        arming.faultId(),
+        arming.point(),
+        arming.position().text());
+  }
+
   private record Rules(Set<FaultPosition.Kind> kinds, Set<FaultAction> actions) {}
 
   private static Map<String, Rules> rules() {
@@ -285,7 +356,10 @@ public final class FaultSwitchboard {
                 FaultPosition.Kind.SNAPSHOT_PHASE,
                 FaultPosition.Kind.AT_CHECKPOINT),
             EnumSet.of(
-                FaultAction.THROW, FaultAction.STALL, FaultAction.THROW_ON_CHECKPOINT_COMPLETE)));
+                FaultAction.THROW,
+                FaultAction.STALL,
+                FaultAction.THROW_ON_CHECKPOINT_COMPLETE,
+                FaultAction.THROTTLE)));
     rules.put(
         CHECKPOINT_STORAGE,
         new Rules(

@@ -16,8 +16,9 @@ import org.apiguardian.api.API;
  * The {@value FaultSwitchboard#OPERATOR} fault point: passes every element on unchanged, and, once
  * armed, throws or stalls at its position: on an element ({@code now}, {@code after-event:K},
  * {@code snapshot-phase:K}), in the synchronous part of checkpoint N ({@code at-checkpoint:N}), or
- * in {@code notifyCheckpointComplete} of checkpoint N. It keeps no state, so adding or removing it
- * does not break a restore.
+ * in {@code notifyCheckpointComplete} of checkpoint N. A throttle ({@code throttle-2ms}) delays
+ * every element from its position on until it is disarmed. It keeps no state, so adding or removing
+ * it does not break a restore.
  *
  * <pre>{@code
  * envelopes.map(new OperatorFaultPoint<>(envelope -> "r".equals(envelope.op())))
@@ -56,6 +57,15 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
 
   private void onElement(T element) throws Exception {
     for (Arming arming : FaultSwitchboard.armed(FaultSwitchboard.OPERATOR)) {
+      if (arming.action() == FaultAction.THROTTLE) {
+        if (!arming.throttling() && reached(arming, element)) {
+          arming.startThrottling();
+        }
+        if (arming.throttling()) {
+          arming.throttle();
+        }
+        continue;
+      }
       FaultPosition position = arming.position();
       boolean reached;
       if (position instanceof FaultPosition.AfterEvent after) {
@@ -69,6 +79,18 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
         perform(arming, "on an element in subtask " + subtask());
       }
     }
+  }
+
+  /** Whether this element reaches a throttle's position (counting it, as a throw would). */
+  private boolean reached(Arming arming, T element) throws Exception {
+    FaultPosition position = arming.position();
+    if (position instanceof FaultPosition.AfterEvent after) {
+      return arming.countPast(after.events());
+    }
+    if (position instanceof FaultPosition.SnapshotPhase snapshot) {
+      return isSnapshotRow.filter(element) && arming.countPast(snapshot.rows());
+    }
+    return position instanceof FaultPosition.Now;
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.direct.faults.FaultInjectingCatalogLoader;
 import io.reliabilitylab.pipeline.direct.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.direct.faults.OperatorFaultPoint;
+import io.reliabilitylab.pipeline.direct.job.broken.EagerChangelogSink;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,6 +31,7 @@ import org.apache.flink.streaming.api.environment.CheckpointConfig;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
@@ -55,6 +57,9 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL)
 public final class DirectJob implements FlinkJob {
 
+  /** Rows per eager commit of the broken changelog writer: small, so a replay always overlaps. */
+  private static final int EAGER_ROWS = 5;
+
   private final DirectJobConfig config;
 
   private DirectJob(DirectJobConfig config) {
@@ -75,10 +80,24 @@ public final class DirectJob implements FlinkJob {
     return config.jobName();
   }
 
-  /** Creates the two Iceberg tables unless they exist. */
+  /**
+   * Creates the two Iceberg tables unless they exist, and sets the sink's table property {@value
+   * DirectJobConfig#MAX_CONTINUOUS_EMPTY_COMMITS} (read by the committer when it starts) on both.
+   */
   public void createTablesIfAbsent() {
     try (IcebergWarehouse warehouse = IcebergWarehouse.open(config.warehouse())) {
       warehouse.createOrdersTablesIfAbsent(config.namespace());
+      String emptyCommits = Integer.toString(config.maxContinuousEmptyCommits());
+      for (String name : List.of(OrdersTables.CURRENT, OrdersTables.CHANGELOG)) {
+        Table table = warehouse.load(TableIdentifier.of(config.namespace(), name));
+        if (!emptyCommits.equals(
+            table.properties().get(DirectJobConfig.MAX_CONTINUOUS_EMPTY_COMMITS))) {
+          table
+              .updateProperties()
+              .set(DirectJobConfig.MAX_CONTINUOUS_EMPTY_COMMITS, emptyCommits)
+              .commit();
+        }
+      }
     }
   }
 
@@ -113,13 +132,17 @@ public final class DirectJob implements FlinkJob {
             .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
             .uid("to-current-rows")
             .name("envelope -> " + OrdersTables.CURRENT);
-    FlinkSink.forRowData(currentRows)
-        .tableLoader(tableLoader(OrdersTables.CURRENT))
-        .upsert(true)
-        .equalityFieldColumns(List.of("order_id"))
-        .uidPrefix(config.currentUidPrefix())
-        .writeParallelism(config.parallelism())
-        .append();
+    boolean currentAppend = config.variant() == JobVariant.BROKEN_CURRENT_APPEND;
+    FlinkSink.Builder current =
+        FlinkSink.forRowData(currentRows)
+            .tableLoader(tableLoader(OrdersTables.CURRENT))
+            .upsert(!currentAppend)
+            .uidPrefix(config.currentUidPrefix())
+            .writeParallelism(config.parallelism());
+    if (!currentAppend) {
+      current.equalityFieldColumns(List.of("order_id"));
+    }
+    current.append();
 
     DataStream<RowData> changelogRows =
         envelopes
@@ -127,6 +150,16 @@ public final class DirectJob implements FlinkJob {
             .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
             .uid("to-changelog-rows")
             .name("envelope -> " + OrdersTables.CHANGELOG);
+    if (config.variant() == JobVariant.BROKEN_EAGER_CHANGELOG) {
+      changelogRows
+          .sinkTo(
+              new EagerChangelogSink(
+                  tableLoader(OrdersTables.CHANGELOG), EnvelopeRows.CHANGELOG_TYPE, EAGER_ROWS))
+          .uid(config.changelogUidPrefix() + "-eager-writer")
+          .name("BROKEN eager changelog writer")
+          .setParallelism(config.parallelism());
+      return;
+    }
     FlinkSink.forRowData(changelogRows)
         .tableLoader(tableLoader(OrdersTables.CHANGELOG))
         .uidPrefix(config.changelogUidPrefix())

@@ -54,6 +54,9 @@ import org.apiguardian.api.API;
  * @param taskStateInFiles whether tasks write even small checkpoint state into files of their own
  *     ({@code state.storage.fs.memory-threshold} 0), so that a checkpoint-storage fault hits the
  *     checkpoint's asynchronous part rather than the JobManager's {@code _metadata}
+ * @param maxContinuousEmptyCommits Iceberg's {@code flink.max-continuous-empty-commits} on both
+ *     tables: the sink commits a checkpoint without new files only every this many checkpoints
+ * @param variant the faithful job, or a deliberately broken one for negative controls
  */
 @API(status = EXPERIMENTAL)
 public record DirectJobConfig(
@@ -78,10 +81,17 @@ public record DirectJobConfig(
     String changelogUidPrefix,
     String jobName,
     boolean faultPoints,
-    boolean taskStateInFiles) {
+    boolean taskStateInFiles,
+    int maxContinuousEmptyCommits,
+    JobVariant variant) {
 
   /** The source operator's uid: stable, so that state maps back on restore. */
   public static final String SOURCE_UID = "mysql-cdc-source";
+
+  /**
+   * The Iceberg table property the sink's committer reads for {@link #maxContinuousEmptyCommits}.
+   */
+  public static final String MAX_CONTINUOUS_EMPTY_COMMITS = "flink.max-continuous-empty-commits";
 
   public DirectJobConfig {
     Objects.requireNonNull(sourceHost, "sourceHost");
@@ -99,6 +109,7 @@ public record DirectJobConfig(
     Objects.requireNonNull(currentUidPrefix, "currentUidPrefix");
     Objects.requireNonNull(changelogUidPrefix, "changelogUidPrefix");
     Objects.requireNonNull(jobName, "jobName");
+    Objects.requireNonNull(variant, "variant");
     if (sourcePort < 1 || sourcePort > 65_535) {
       throw new IllegalArgumentException("sourcePort must be 1..65535, got " + sourcePort);
     }
@@ -122,6 +133,10 @@ public record DirectJobConfig(
     }
     if (restartDelay.isNegative()) {
       throw new IllegalArgumentException("restartDelay cannot be negative: " + restartDelay);
+    }
+    if (maxContinuousEmptyCommits < 1) {
+      throw new IllegalArgumentException(
+          "maxContinuousEmptyCommits must be at least 1, got " + maxContinuousEmptyCommits);
     }
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
@@ -183,13 +198,23 @@ public record DirectJobConfig(
     map.put("sink", "iceberg-flink-1.20 FlinkSink (v1 sink API), format v2");
     map.put("sink.catalog", "hadoop " + IcebergWarehouse.warehouseUri(warehouse));
     map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
-    map.put("sink.current.mode", "upsert, equality fields [order_id]");
+    map.put(JobVariant.OPTION, variant.text());
+    map.put(
+        "sink.current.mode",
+        variant == JobVariant.BROKEN_CURRENT_APPEND
+            ? "append (BROKEN: no upsert)"
+            : "upsert, equality fields [order_id]");
     map.put("sink.current.uid-prefix", currentUidPrefix);
     map.put("sink.changelog.table", namespace + "." + OrdersTables.CHANGELOG);
-    map.put("sink.changelog.mode", "append");
+    map.put(
+        "sink.changelog.mode",
+        variant == JobVariant.BROKEN_EAGER_CHANGELOG
+            ? "append, committed every few rows outside checkpoints (BROKEN)"
+            : "append");
     map.put("sink.changelog.uid-prefix", changelogUidPrefix);
     map.put("sink.format-version", "2");
     map.put("sink.partitioning", "none");
+    map.put("sink." + MAX_CONTINUOUS_EMPTY_COMMITS, Integer.toString(maxContinuousEmptyCommits));
     map.put(
         "fault-points",
         faultPoints ? "on (no-ops until armed): " + String.join(", ", faultPointNames()) : "off");
@@ -205,6 +230,16 @@ public record DirectJobConfig(
     return faultPoints
         ? FaultInjectingFileSystem.uriOf(checkpointDirectory)
         : checkpointDirectory.toAbsolutePath().normalize().toUri();
+  }
+
+  /**
+   * A path under the checkpoint directory (a retained checkpoint, say) as the job's checkpoint
+   * storage names it: {@code srlfault:} with fault points, {@code file:} without.
+   */
+  public URI storageUriOf(Path local) {
+    return faultPoints
+        ? FaultInjectingFileSystem.uriOf(local)
+        : local.toAbsolutePath().normalize().toUri();
   }
 
   /** The names of the job's fault points; empty when they are off. */
@@ -244,6 +279,12 @@ public record DirectJobConfig(
     private String jobName = "reliability-lab direct pipeline";
     private boolean faultPoints = true;
     private boolean taskStateInFiles = false;
+    // Every checkpoint commits, also without new files: the first commit after a fault then shows
+    // that the sink is back at the first checkpoint after the restart, whether or not data
+    // arrived; with Iceberg's default of 10 an idle sink commits only every 10th checkpoint, which
+    // made "fault to first commit" measure the idle time (10 s at 1 s checkpoints).
+    private int maxContinuousEmptyCommits = 1;
+    private JobVariant variant = JobVariant.FAITHFUL;
 
     private Builder() {}
 
@@ -270,6 +311,8 @@ public record DirectJobConfig(
       jobName = config.jobName;
       faultPoints = config.faultPoints;
       taskStateInFiles = config.taskStateInFiles;
+      maxContinuousEmptyCommits = config.maxContinuousEmptyCommits;
+      variant = config.variant;
     }
 
     /** The source's host, port, database and CDC account. */
@@ -407,6 +450,22 @@ public record DirectJobConfig(
       return this;
     }
 
+    /**
+     * Default 1: both sinks commit at every checkpoint, also one that brought no new files, so that
+     * each checkpoint leaves a snapshot carrying its {@code flink.max-committed-checkpoint-id} and
+     * recovery shows at the first checkpoint after a restart. Iceberg's own default is 10.
+     */
+    public Builder maxContinuousEmptyCommits(int maxContinuousEmptyCommits) {
+      this.maxContinuousEmptyCommits = maxContinuousEmptyCommits;
+      return this;
+    }
+
+    /** The faithful job (default), or a deliberately broken one for negative controls. */
+    public Builder variant(JobVariant variant) {
+      this.variant = variant;
+      return this;
+    }
+
     public DirectJobConfig build() {
       return new DirectJobConfig(
           sourceHost,
@@ -430,7 +489,9 @@ public record DirectJobConfig(
           changelogUidPrefix,
           jobName,
           faultPoints,
-          taskStateInFiles);
+          taskStateInFiles,
+          maxContinuousEmptyCommits,
+          variant);
     }
   }
 }

@@ -1,0 +1,66 @@
+package io.reliabilitylab.pipeline.direct.job;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.apiguardian.api.API;
+
+/**
+ * Which direct job runs: the faithful one, or a deliberately broken one the lab must catch (its
+ * negative controls). Chosen with the pipeline option {@value #OPTION}.
+ */
+@API(status = EXPERIMENTAL)
+public enum JobVariant {
+  /** The reference job: both sinks commit on Flink's checkpoints. */
+  FAITHFUL("faithful"),
+  /**
+   * BROKEN: the changelog is appended to Iceberg every few rows, outside the checkpoints, so a
+   * restart re-appends what the source replays (duplicates after any restart).
+   */
+  BROKEN_EAGER_CHANGELOG("broken-eager-changelog"),
+  /**
+   * BROKEN: the current table is written in append mode, not upsert: an update leaves the old row
+   * in place (duplicate keys, stale rows), with or without faults.
+   */
+  BROKEN_CURRENT_APPEND("broken-current-append");
+
+  /** The pipeline option that chooses the variant. */
+  public static final String OPTION = "job.variant";
+
+  private final String text;
+
+  JobVariant(String text) {
+    this.text = text;
+  }
+
+  /** The option's text form, e.g. {@code broken-eager-changelog}. */
+  public String text() {
+    return text;
+  }
+
+  /** Whether this is a negative control. */
+  public boolean broken() {
+    return this != FAITHFUL;
+  }
+
+  /** Reads the text form; a bad input's message lists the variants. */
+  public static JobVariant parse(String text) {
+    Objects.requireNonNull(text, "text");
+    String wanted = text.strip().toLowerCase(Locale.ROOT);
+    for (JobVariant variant : values()) {
+      if (variant.text.equals(wanted)) {
+        return variant;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Unknown "
+            + OPTION
+            + " '"
+            + text
+            + "'; use one of "
+            + Arrays.stream(values()).map(JobVariant::text).collect(Collectors.joining(", ")));
+  }
+}

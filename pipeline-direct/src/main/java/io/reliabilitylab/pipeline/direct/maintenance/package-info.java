@@ -1,0 +1,9 @@
+/**
+ * Table maintenance for the direct pipeline's Iceberg tables: compaction with Iceberg's own
+ * rewrite-data-files action while the job keeps committing, reported as a {@link
+ * io.reliabilitylab.spi.pipeline.MaintenanceReport}.
+ */
+@NullMarked
+package io.reliabilitylab.pipeline.direct.maintenance;
+
+import org.jspecify.annotations.NullMarked;
