@@ -40,7 +40,7 @@ final class PipelineOptions {
       names = "--pipeline-option",
       paramLabel = "KEY=VALUE",
       description =
-          "A pipeline option passed as is, repeatable; e.g. job.variant=broken-eager-changelog"
+          "A pipeline option passed as is, repeatable; e.g. job.variant=broken-current-append"
               + " runs the direct pipeline's negative control.")
   private Map<String, String> extra = new LinkedHashMap<>();
 

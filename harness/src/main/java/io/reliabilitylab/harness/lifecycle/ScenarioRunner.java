@@ -130,7 +130,12 @@ public final class ScenarioRunner {
     String runId = RunId.next(started);
     Path runDirectory = Files.createDirectories(outDirectory.resolve(runId));
     Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed()));
-    Expectation expected = Oracle.expect(workload);
+    // A fault in the snapshot phase needs the first half preloaded: the pipeline then reads it as
+    // a snapshot, not as the changes that made it.
+    Expectation expected =
+        plan.faultsInSnapshotPhase()
+            ? Oracle.expectAfterSnapshot(workload, workload.transactions().size() / 2)
+            : Oracle.expect(workload);
     RunRecord.Builder record =
         RunRecord.builder(runId, started)
             .command(command)

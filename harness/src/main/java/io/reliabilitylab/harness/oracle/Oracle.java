@@ -7,6 +7,7 @@ import io.reliabilitylab.harness.workload.SourceTransaction;
 import io.reliabilitylab.harness.workload.Workload;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
+import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowKey;
 import io.reliabilitylab.spi.data.SourcePosition;
@@ -55,6 +56,22 @@ public final class Oracle {
    * workload is inconsistent: a before image that is not the current row, an insert of a live key,
    * an event id missing or written twice.
    */
+  /**
+   * What a CDC pipeline that starts after the first {@code preloaded} transactions were written
+   * must produce: it reads their result as a snapshot (initial rows, judged by the
+   * changelog-completeness check as reads) and streams the rest as changes. The current rows are
+   * those of the whole workload; the changelog holds the rest's changes only.
+   */
+  public static Expectation expectAfterSnapshot(Workload workload, int preloaded) {
+    Objects.requireNonNull(workload, "workload");
+    List<Row> snapshot = new ArrayList<>();
+    try (CloseableIterator<Row> rows = expect(workload.prefix(preloaded)).current().open()) {
+      rows.forEachRemaining(snapshot::add);
+    }
+    List<SourceTransaction> all = workload.transactions();
+    return expect(new Workload(workload.config(), snapshot, all.subList(preloaded, all.size())));
+  }
+
   public static Expectation expect(Workload workload) {
     Objects.requireNonNull(workload, "workload");
     TreeMap<RowKey, Row> table = new TreeMap<>();

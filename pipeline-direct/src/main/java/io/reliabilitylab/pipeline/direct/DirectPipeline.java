@@ -399,13 +399,41 @@ final class DirectPipeline
 
   @Override
   public String stopWithSavepoint(Duration timeout) throws Exception {
-    Path directory =
-        Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()).resolve("savepoints");
-    return cluster.stopWithSavepoint(jobId, directory);
+    return cluster.stopWithSavepoint(jobId, savepointDirectory());
+  }
+
+  @Override
+  public String triggerSavepoint(Duration timeout) throws Exception {
+    return cluster.triggerSavepoint(jobId, savepointDirectory());
+  }
+
+  private Path savepointDirectory() {
+    return Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()).resolve("savepoints");
   }
 
   @Override
   public String restore(String path, int parallelism) throws Exception {
+    return restore(path, parallelism, null);
+  }
+
+  /**
+   * Restores the job under the id it had, as Flink's application mode does. Flink's dispatcher
+   * refuses an id it ran before, even a finished one, so this works only on a fresh MiniCluster:
+   * after {@link #loseCluster()}.
+   */
+  @Override
+  public String restoreKeepingJobId(String path, int parallelism) throws Exception {
+    if (!clusterLost) {
+      throw new IllegalStateException(
+          "Job "
+              + jobId
+              + " can be restored under its own id only on a fresh cluster (Flink refuses a"
+              + " duplicate job id); call loseCluster() first");
+    }
+    return restore(path, parallelism, jobId);
+  }
+
+  private String restore(String path, int parallelism, @Nullable JobID keptId) throws Exception {
     DirectJob restored =
         DirectJob.create(job.config().toBuilder().parallelism(parallelism).build());
     if (clusterLost) {
@@ -415,7 +443,7 @@ final class DirectPipeline
       clusterLost = false;
       LOG.info("Started a new MiniCluster at {} after the cluster was lost", cluster.restAddress());
     }
-    JobID restoredId = cluster.submit(restored, path);
+    JobID restoredId = cluster.submit(restored, path, keptId);
     job = restored;
     jobId = restoredId;
     awaitStreaming(RESTORE_TIMEOUT);

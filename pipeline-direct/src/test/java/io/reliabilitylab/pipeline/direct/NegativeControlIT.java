@@ -8,7 +8,6 @@ import io.reliabilitylab.harness.record.RunRecord;
 import io.reliabilitylab.harness.record.RunRecordReader;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
-import io.reliabilitylab.spi.fault.FaultStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -20,18 +19,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lab catches a broken pipeline: the direct job with a changelog writer that commits to Iceberg
- * eagerly, outside Flink's checkpoints (variant {@code broken-eager-changelog}), passes its clean
- * baseline, but after a checkpoint fails in its synchronous part the job restarts, the source
- * replays from the last completed checkpoint and the writer appends those events again. The run
- * fails, and the event-ID audit names the duplicated events.
+ * The lab catches a broken pipeline: the direct job with its current table written in append mode
+ * that drops its deletes and update-befores (variant {@code broken-current-append}) keeps rows the
+ * source deleted or replaced. The suite under a fault reports every scenario FAILED, with evidence
+ * naming the differing keys; the fault scenario stops after its baseline, since a fault on an
+ * unclean baseline would prove nothing.
  */
 class NegativeControlIT {
 
   @TempDir Path out;
 
   @Test
-  void aChangelogThatReEmitsTheRestoredEpochIsReportedFailedNamingTheDuplicates() throws Exception {
+  void aCurrentTableThatLosesDeletesIsReportedFailedNamingTheKeys() throws Exception {
     StringWriter stdout = new StringWriter();
     int exit =
         new ReliabilityLab(
@@ -43,11 +42,11 @@ class NegativeControlIT {
                 "--pipeline",
                 "direct",
                 "--faults",
-                "checkpoint-failure:restart-sync",
+                "task-exception:default",
                 "--pipeline-option",
-                "job.variant=broken-eager-changelog",
+                "job.variant=broken-current-append",
                 "--events",
-                "1000",
+                "600",
                 "--seed",
                 "5",
                 "--out",
@@ -57,26 +56,23 @@ class NegativeControlIT {
     Map<String, RunRecord> runs =
         RunRecordReader.readDirectory(out).stream()
             .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-    // Without a fault the broken writer looks faithful: that is why faults are needed.
-    assertThat(runs.get("baseline").summary().passed())
-        .as("baseline: %s", runs.get("baseline").summary().reasons())
-        .isTrue();
 
-    RunRecord faulted = runs.get("checkpoint-failure:restart-sync");
-    assertThat(faulted.effectiveConfiguration())
-        .containsEntry("job.variant", "broken-eager-changelog");
-    assertThat(faulted.faults().get(0).evidence().status()).isEqualTo(FaultStatus.FIRED);
-    assertThat(faulted.checks())
-        .filteredOn(c -> c.check().startsWith("baseline:"))
-        .allSatisfy(c -> assertThat(c.verdict()).isEqualTo(Verdict.PASSED));
-    CheckResult audit = check(faulted, "event-id-audit");
-    assertThat(audit.verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(audit.evidence().count("changelog_duplicate_identity_count")).isPositive();
-    assertThat(audit.evidence().samples())
-        .as("samples naming the duplicated events")
-        .anySatisfy(sample -> assertThat(sample.kind()).contains("duplicate"));
+    RunRecord baseline = runs.get("baseline");
+    assertThat(baseline.effectiveConfiguration())
+        .containsEntry("job.variant", "broken-current-append");
+    assertThat(baseline.summary().verdict()).isEqualTo(Verdict.FAILED);
+    // Iceberg's writer folds repeated keys inside one checkpoint, so what survives are the rows the
+    // dropped deletes and update-befores should have removed: stale and extra rows.
+    CheckResult diff = check(baseline, "snapshot-diff");
+    assertThat(diff.verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(diff.evidence().count("diff_count")).isPositive();
+    assertThat(diff.evidence().samples()).as("samples naming the differing keys").isNotEmpty();
+    assertThat(baseline.summary().snapshotDiffCount()).isPositive();
+
+    RunRecord faulted = runs.get("task-exception");
     assertThat(faulted.summary().verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(faulted.summary().failedChecks()).contains("event-id-audit");
+    assertThat(faulted.summary().failedChecks()).contains("baseline:snapshot-diff");
+    assertThat(faulted.summary().error()).contains("baseline did not reconcile clean");
   }
 
   private static CheckResult check(RunRecord run, String name) {

@@ -31,7 +31,15 @@ public interface FlinkCluster extends AutoCloseable {
   }
 
   /** Builds and submits a job restored from a savepoint or retained checkpoint, if given. */
-  JobID submit(FlinkJob job, @Nullable String restorePath) throws Exception;
+  default JobID submit(FlinkJob job, @Nullable String restorePath) throws Exception {
+    return submit(job, restorePath, null);
+  }
+
+  /**
+   * Builds and submits a job restored from {@code restorePath}, if given, under {@code jobId}, if
+   * given (as Flink's application mode fixes it); the cluster refuses an id it ran before.
+   */
+  JobID submit(FlinkJob job, @Nullable String restorePath, @Nullable JobID jobId) throws Exception;
 
   JobStatus status(JobID job) throws Exception;
 
@@ -48,6 +56,9 @@ public interface FlinkCluster extends AutoCloseable {
 
   /** Stops the job with a savepoint in {@code directory} and returns the savepoint's path. */
   String stopWithSavepoint(JobID job, Path directory) throws Exception;
+
+  /** Takes a savepoint in {@code directory} while the job keeps running; returns its path. */
+  String triggerSavepoint(JobID job, Path directory) throws Exception;
 
   /** Waits until the job and all its tasks run. */
   void awaitRunning(JobID job, Duration timeout) throws Exception;

@@ -23,6 +23,7 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -120,11 +121,16 @@ public class RestFlinkCluster implements FlinkCluster {
   }
 
   @Override
-  public JobID submit(FlinkJob job, @Nullable String restorePath) throws Exception {
+  public JobID submit(FlinkJob job, @Nullable String restorePath, @Nullable JobID jobId)
+      throws Exception {
     Objects.requireNonNull(job, "job");
     Configuration configuration = new Configuration(clientConfiguration);
     if (restorePath != null) {
       configuration.set(StateRecoveryOptions.SAVEPOINT_PATH, restorePath);
+    }
+    if (jobId != null) {
+      // what application mode does: the JobGraph gets this id instead of a random one
+      configuration.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId.toHexString());
     }
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createRemoteEnvironment(
@@ -240,6 +246,15 @@ public class RestFlinkCluster implements FlinkCluster {
     String target = directory.toAbsolutePath().normalize().toUri().toString();
     return client
         .stopWithSavepoint(job, false, target, SavepointFormatType.CANONICAL)
+        .get(2 * REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String triggerSavepoint(JobID job, Path directory) throws Exception {
+    String target = directory.toAbsolutePath().normalize().toUri().toString();
+    // the client posts /jobs/:id/savepoints with cancel-job false and polls the trigger
+    return client
+        .triggerSavepoint(job, target, SavepointFormatType.CANONICAL)
         .get(2 * REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 

@@ -11,7 +11,6 @@ import io.reliabilitylab.pipeline.direct.faults.FaultInjectingCatalogLoader;
 import io.reliabilitylab.pipeline.direct.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.direct.faults.OperatorFaultPoint;
-import io.reliabilitylab.pipeline.direct.job.broken.EagerChangelogSink;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +30,7 @@ import org.apache.flink.streaming.api.environment.CheckpointConfig;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.types.RowKind;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
@@ -56,9 +56,6 @@ import org.apiguardian.api.API;
  */
 @API(status = EXPERIMENTAL)
 public final class DirectJob implements FlinkJob {
-
-  /** Rows per eager commit of the broken changelog writer: small, so a replay always overlaps. */
-  private static final int EAGER_ROWS = 5;
 
   private final DirectJobConfig config;
 
@@ -133,6 +130,14 @@ public final class DirectJob implements FlinkJob {
             .uid("to-current-rows")
             .name("envelope -> " + OrdersTables.CURRENT);
     boolean currentAppend = config.variant() == JobVariant.BROKEN_CURRENT_APPEND;
+    if (currentAppend) {
+      currentRows =
+          currentRows
+              .filter(new InsertsOnly())
+              .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
+              .uid("broken-inserts-only")
+              .name("BROKEN: drop deletes and update-befores");
+    }
     FlinkSink.Builder current =
         FlinkSink.forRowData(currentRows)
             .tableLoader(tableLoader(OrdersTables.CURRENT))
@@ -150,16 +155,6 @@ public final class DirectJob implements FlinkJob {
             .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
             .uid("to-changelog-rows")
             .name("envelope -> " + OrdersTables.CHANGELOG);
-    if (config.variant() == JobVariant.BROKEN_EAGER_CHANGELOG) {
-      changelogRows
-          .sinkTo(
-              new EagerChangelogSink(
-                  tableLoader(OrdersTables.CHANGELOG), EnvelopeRows.CHANGELOG_TYPE, EAGER_ROWS))
-          .uid(config.changelogUidPrefix() + "-eager-writer")
-          .name("BROKEN eager changelog writer")
-          .setParallelism(config.parallelism());
-      return;
-    }
     FlinkSink.forRowData(changelogRows)
         .tableLoader(tableLoader(OrdersTables.CHANGELOG))
         .uidPrefix(config.changelogUidPrefix())
@@ -232,6 +227,16 @@ public final class DirectJob implements FlinkJob {
   }
 
   /** Tells snapshot-phase reads apart, for the operator fault point's {@code snapshot-phase:K}. */
+  /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */
+  private static final class InsertsOnly implements FilterFunction<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean filter(RowData row) {
+      return row.getRowKind() == RowKind.INSERT || row.getRowKind() == RowKind.UPDATE_AFTER;
+    }
+  }
+
   private static final class IsSnapshotRead implements FilterFunction<ChangeEnvelope> {
     private static final long serialVersionUID = 1L;
 

@@ -202,15 +202,11 @@ public record DirectJobConfig(
     map.put(
         "sink.current.mode",
         variant == JobVariant.BROKEN_CURRENT_APPEND
-            ? "append (BROKEN: no upsert)"
+            ? "append (BROKEN: deletes and update-befores dropped, old rows never deleted)"
             : "upsert, equality fields [order_id]");
     map.put("sink.current.uid-prefix", currentUidPrefix);
     map.put("sink.changelog.table", namespace + "." + OrdersTables.CHANGELOG);
-    map.put(
-        "sink.changelog.mode",
-        variant == JobVariant.BROKEN_EAGER_CHANGELOG
-            ? "append, committed every few rows outside checkpoints (BROKEN)"
-            : "append");
+    map.put("sink.changelog.mode", "append");
     map.put("sink.changelog.uid-prefix", changelogUidPrefix);
     map.put("sink.format-version", "2");
     map.put("sink.partitioning", "none");

@@ -17,13 +17,9 @@ public enum JobVariant {
   /** The reference job: both sinks commit on Flink's checkpoints. */
   FAITHFUL("faithful"),
   /**
-   * BROKEN: the changelog is appended to Iceberg every few rows, outside the checkpoints, so a
-   * restart re-appends what the source replays (duplicates after any restart).
-   */
-  BROKEN_EAGER_CHANGELOG("broken-eager-changelog"),
-  /**
-   * BROKEN: the current table is written in append mode, not upsert: an update leaves the old row
-   * in place (duplicate keys, stale rows), with or without faults.
+   * BROKEN: the current table is written in append mode, not upsert, and its deletes and
+   * update-befores are dropped: an update leaves the old row in place and a delete is lost
+   * (duplicate keys, stale rows), with or without faults.
    */
   BROKEN_CURRENT_APPEND("broken-current-append");
 
@@ -36,7 +32,7 @@ public enum JobVariant {
     this.text = text;
   }
 
-  /** The option's text form, e.g. {@code broken-eager-changelog}. */
+  /** The option's text form, e.g. {@code broken-current-append}. */
   public String text() {
     return text;
   }
