@@ -94,6 +94,15 @@ public final class CatchUp {
     }
   }
 
+  /** The tables' latest snapshots as a point, without waiting; null when either has none. */
+  public static @Nullable Point latest(TableAccess tables, Clock clock) throws Exception {
+    Optional<SnapshotInfo> changelog = latest(tables.snapshots(tables.changelogTable()));
+    Optional<SnapshotInfo> current = latest(tables.snapshots(tables.currentTable()));
+    return changelog.isPresent() && current.isPresent()
+        ? new Point(changelog.get(), current.get(), clock.instant())
+        : null;
+  }
+
   private static Optional<SnapshotInfo> latest(List<SnapshotInfo> snapshots) {
     return snapshots.isEmpty()
         ? Optional.empty()

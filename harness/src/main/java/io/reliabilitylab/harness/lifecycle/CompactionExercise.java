@@ -133,17 +133,28 @@ public final class CompactionExercise implements Exercise {
       throws Exception {
     String check = "compaction:content-kept:" + when;
     if (report.snapshotAfter() == null) {
+      // Nothing committed: fine when there was nothing worth rewriting, not when conflicts won.
+      Evidence evidence =
+          Evidence.builder()
+              .fact("table", report.table())
+              .count("conflicts", report.conflicts().size())
+              .build();
       context
           .record()
           .check(
-              CheckResult.inconclusive(
-                  check,
-                  "the rewrite committed nothing"
-                      + (report.conflicts().isEmpty()
-                          ? ""
-                          : " (" + report.conflicts().size() + " commit conflict(s))")
-                      + ", so there is no rewritten snapshot to compare",
-                  Evidence.builder().fact("table", report.table()).build()));
+              report.conflicts().isEmpty()
+                  ? CheckResult.passed(
+                      check,
+                      "the rewrite found nothing worth rewriting ("
+                          + report.before()
+                          + "), so the table was left as it was",
+                      evidence)
+                  : CheckResult.inconclusive(
+                      check,
+                      "the rewrite committed nothing after "
+                          + report.conflicts().size()
+                          + " commit conflict(s), so there is no rewritten snapshot to compare",
+                      evidence));
       return;
     }
     List<SnapshotInfo> snapshots = tables.snapshots(tables.currentTable());

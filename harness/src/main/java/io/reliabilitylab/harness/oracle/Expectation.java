@@ -48,6 +48,11 @@ public final class Expectation {
     return schema;
   }
 
+  /** Where each transaction's events end in {@link #events()}, as a copy. */
+  int[] transactionEnds() {
+    return transactionEnds.clone();
+  }
+
   /** How many transactions the expectation covers. */
   public int transactions() {
     return transactionEnds.length;

@@ -64,12 +64,38 @@ public final class Oracle {
    */
   public static Expectation expectAfterSnapshot(Workload workload, int preloaded) {
     Objects.requireNonNull(workload, "workload");
+    if (preloaded < 1) {
+      return expect(workload);
+    }
     List<Row> snapshot = new ArrayList<>();
     try (CloseableIterator<Row> rows = expect(workload.prefix(preloaded)).current().open()) {
       rows.forEachRemaining(snapshot::add);
     }
     List<SourceTransaction> all = workload.transactions();
-    return expect(new Workload(workload.config(), snapshot, all.subList(preloaded, all.size())));
+    Expectation streamed =
+        expect(new Workload(workload.config(), snapshot, all.subList(preloaded, all.size())));
+    // The snapshot reads every row once, as an r event carrying the row's version, ahead of the
+    // streamed changes: the checks match an actual read to it by op and event id.
+    SourceTransaction lastPreloaded = all.get(preloaded - 1);
+    List<ChangeEvent> events = new ArrayList<>();
+    for (int i = 0; i < snapshot.size(); i++) {
+      Row row = snapshot.get(i);
+      events.add(
+          new ChangeEvent(
+              ChangeOp.READ,
+              Objects.requireNonNull(row.eventId()),
+              null,
+              row,
+              SourcePosition.of(LOG, lastPreloaded.ordinal(), i),
+              lastPreloaded.commitTime()));
+    }
+    events.addAll(streamed.events());
+    int[] ends = streamed.transactionEnds();
+    for (int t = 0; t < ends.length; t++) {
+      ends[t] += snapshot.size();
+    }
+    return new Expectation(
+        workload.schema(), streamed.initialRows(), streamed.currentRows(), events, ends);
   }
 
   public static Expectation expect(Workload workload) {

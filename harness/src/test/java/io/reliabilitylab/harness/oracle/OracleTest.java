@@ -210,6 +210,34 @@ class OracleTest {
     return new Workload(WorkloadConfig.of(0, 0), List.of(), list);
   }
 
+  @Test
+  void afterASnapshotTheFirstHalfIsInitialRowsAndOnlyTheRestAreChanges() {
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(400, 9));
+    int half = workload.transactions().size() / 2;
+    Expectation whole = Oracle.expect(workload);
+    Expectation afterSnapshot = Oracle.expectAfterSnapshot(workload, half);
+
+    List<Row> prefixRows = read(Oracle.expect(workload.prefix(half)).current().open());
+    List<ChangeEvent> events = read(afterSnapshot.changelog().open());
+    // One read per preloaded row first, carrying the row's version; then the streamed changes.
+    assertThat(events.subList(0, prefixRows.size()))
+        .allMatch(e -> e.op() == ChangeOp.READ)
+        .extracting(ChangeEvent::row)
+        .containsExactlyElementsOf(prefixRows);
+    List<ChangeEvent> restEvents = events.subList(prefixRows.size(), events.size());
+    assertThat(digest(read(afterSnapshot.current().open())))
+        .isEqualTo(digest(read(whole.current().open())))
+        .isEqualTo(digest(fold(prefixRows, restEvents)));
+    long restChanges =
+        workload.transactions().subList(half, workload.transactions().size()).stream()
+            .mapToLong(t -> t.changes().size())
+            .sum();
+    assertThat((long) restEvents.size())
+        .isGreaterThanOrEqualTo(restChanges)
+        .isLessThan(read(whole.changelog().open()).size());
+    assertThat(restEvents).noneMatch(e -> e.op() == ChangeOp.READ);
+  }
+
   /** A fold written here, not taken from the oracle: c and u put the row, d removes the key. */
   private static List<Row> fold(List<Row> initial, List<ChangeEvent> events) {
     TreeMap<Long, Row> table = new TreeMap<>();
