@@ -223,6 +223,17 @@ final class RunCommand implements Callable<Integer> {
                         fault.recoveryTime() == null
                             ? ""
                             : ", recovered in " + fault.recoveryTime().toMillis() + " ms")));
+    record
+        .exercises()
+        .forEach(
+            exercise ->
+                lines.add(
+                    String.format(
+                        "  exercise %-21s %s",
+                        exercise.name(),
+                        exercise.figures().entrySet().stream()
+                            .map(figure -> figure.getKey() + "=" + figure.getValue())
+                            .collect(java.util.stream.Collectors.joining(", ")))));
     lines.forEach(printer::println);
     if (record.summary().error() != null) {
       printer.println("  error: " + record.summary().error());
