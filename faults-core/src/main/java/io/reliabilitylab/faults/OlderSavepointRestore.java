@@ -1,340 +1,338 @@
 package io.reliabilitylab.faults;
 
-import io.reliabilitylab.spi.data.ChangeEvent;
-import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
+import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
-import io.reliabilitylab.spi.pipeline.JobState;
+import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
-import io.reliabilitylab.spi.pipeline.TableAccess;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code savepoint-restore} with {@code from=older-savepoint}: job A is stopped with savepoint S1;
- * B is restored from S1 and, while the workload keeps writing, commits at least {@value
- * #COMMITS_AFTER_OLDER} checkpoints; B is stopped with savepoint S2; then C is restored from the
- * older S1. The first two steps happen on injection, the last two once B's commits are seen.
+ * {@code savepoint-restore:older-savepoint}, the shape of apache/iceberg#10892: savepoint S1
+ * (checkpoint n) is taken while the job keeps running; the job commits further checkpoints up to m
+ * (at least {@value #COMMITS_AFTER_SAVEPOINT} more); its cluster is lost and the job is restored
+ * from S1 <em>under the same job id</em>, as Flink's application mode does.
  *
- * <p>This is the shape of apache/iceberg#10892 ("restoring from an older savepoint after later
- * commits"), but on a pipeline whose restore starts a new job id it cannot lose data with Iceberg
- * 1.10's {@code IcebergFilesCommitter}: C's committer looks up {@code
- * flink.max-committed-checkpoint-id} for the job id stored in S1 (A's), which is S1's own
- * checkpoint (A committed nothing after it), and Flink numbers C's checkpoints from S1's + 1, so C
- * holds nothing back and commits every checkpoint. What does happen is a rewind: C reads the source
- * again from S1's position, so the changes B committed after S1 are delivered again (duplicates in
- * an append-only changelog; an upsert table absorbs them). The committer's skip path ({@code
- * checkpointId > maxCommittedCheckpointId} false, files kept pending, then dropped by a restore
- * that finds the same job id's higher maximum) needs commits under the restored state's job id
- * after the restored checkpoint: a savepoint taken without stopping, a retained checkpoint older
- * than the latest, or a restore that keeps the job id. The evidence lists every job, savepoint,
- * checkpoint and committed snapshot so the record shows which case ran.
+ * <p>Why that loses data with Iceberg 1.10's {@code IcebergFilesCommitter}: on restore it looks up
+ * {@code flink.max-committed-checkpoint-id} for the job id in the state, finds m, and Flink numbers
+ * the restored job's checkpoints from n + 1; a checkpoint id not above m is "already committed", so
+ * its commit is skipped and its files stay pending in the state. The fault then fails the job once
+ * (the {@code operator} fault point, armed before the restore, throws in the synchronous part of
+ * checkpoint n + 2), so it restores from checkpoint n + 1 (at most m): {@code initializeState}
+ * keeps only pending files of checkpoints above m and drops the skipped ones, and the source
+ * resumes after them. The changes the restored job read beyond the old job's position at m are lost
+ * from both tables.
+ *
+ * <p>The throw is placed at a checkpoint rather than on an element so that it fires whether or not
+ * the workload still writes. Steps after S1 run while the proof is polled; the proof holds once the
+ * failure carrying the fault id restarted the restored job. The evidence lists n, m, the restored
+ * job id (equal to the old one), the checkpoints whose commits were skipped and the failure.
  */
 final class OlderSavepointRestore {
 
-  /** How many checkpoints the job restored from S1 commits before it is stopped again. */
-  static final int COMMITS_AFTER_OLDER = 2;
-
-  /** How long the recovery waits for job C's first changelog commit to count re-deliveries. */
-  private static final Duration CHANGELOG_WAIT = Duration.ofSeconds(15);
+  /**
+   * How many checkpoints the job commits after S1 before its cluster is lost: at least two, so the
+   * restored job's first checkpoints are at most m and one interval is left to fail it in.
+   */
+  static final int COMMITS_AFTER_SAVEPOINT = 2;
 
   private OlderSavepointRestore() {}
 
   static FaultHandle start(
-      FaultContext context, PipelineView view, SavepointControl savepoints, int current, int target)
+      FaultContext context, PipelineView view, SavepointControl savepoints, int parallelism)
       throws Exception {
+    FaultPoints points = view.faultPoints().orElseThrow();
     Observation baseline = view.observe();
-    String jobA = baseline.jobId();
-    String older = savepoints.stopWithSavepoint(context.timeout());
-    Instant olderAt = context.clock().instant();
-    OptionalLong olderCheckpoint = latestSavepointId(view);
+    String jobId = baseline.jobId();
+    String savepoint;
+    try {
+      savepoint = savepoints.triggerSavepoint(context.timeout());
+    } catch (UnsupportedOperationException e) {
+      return BuiltInFault.skipped(
+          context,
+          "pipeline '"
+              + context.pipeline().name()
+              + "' cannot take a savepoint without stopping its job: "
+              + e.getMessage());
+    }
+    Instant savedAt = context.clock().instant();
     Map<String, String> details = new LinkedHashMap<>();
     details.put(SavepointRestoreInjector.FROM, SavepointRestoreInjector.OLDER_SAVEPOINT);
-    details.put("job_a", jobA);
-    details.put("older_savepoint_path", older);
-    olderCheckpoint.ifPresent(
-        id -> details.put("older_savepoint_checkpoint_id", Long.toString(id)));
-    String jobB = savepoints.restore(older, current);
-    details.put("job_b", jobB);
-    Map<String, String> learnt = new ConcurrentHashMap<>();
-    Rewind rewind = new Rewind(savepoints, older, jobA, jobB, target, context, view, learnt);
+    details.put("job_id", jobId);
+    details.put("savepoint_path", savepoint);
+    details.put("max_committed_at_savepoint", Long.toString(maxCommitted(baseline, jobId)));
+    Steps steps = new Steps(context, view, savepoints, points, jobId, savepoint, parallelism);
     return FaultRun.builder(context, view, baseline)
-        .what("restored the job from the older of two savepoints, after later commits")
+        .what(
+            "savepoint "
+                + savepoint
+                + " taken while running, later commits, cluster lost, restored from it under the"
+                + " same job id, then one failure")
         .details(details)
-        .proof(
-            (before, now) -> {
-              Verdict step = rewind.advance();
-              if (step != null) {
-                return step;
-              }
-              String jobC = rewind.jobC();
-              if (!now.jobId().equals(jobC)) {
-                return Verdict.pending("the pipeline runs job " + now.jobId() + ", not " + jobC);
-              }
-              if (now.state() != JobState.RUNNING) {
-                return Verdict.pending("job " + jobC + " is " + now.state());
-              }
-              List<String> proofs = new ArrayList<>();
-              proofs.add(
-                  "job "
-                      + jobA
-                      + " was stopped with the older savepoint "
-                      + older
-                      + olderCheckpoint.stream()
-                          .mapToObj(id -> " (checkpoint " + id + ")")
-                          .findFirst()
-                          .orElse(""));
-              proofs.add(
-                  "job "
-                      + jobB
-                      + ", restored from it, committed "
-                      + learnt.get("job_b_commits")
-                      + " (snapshot:flink.max-committed-checkpoint-id) and was stopped with the"
-                      + " newer savepoint "
-                      + learnt.get("newer_savepoint_path")
-                      + " (checkpoint "
-                      + learnt.getOrDefault("newer_savepoint_checkpoint_id", "?")
-                      + ")");
-              proofs.add(
-                  "job " + jobC + ", restored from the older savepoint " + older + ", is RUNNING");
-              Map<String, String> found = new LinkedHashMap<>(learnt);
-              found.put("new_job_id", jobC);
-              return Verdict.proven(olderAt, proofs, found);
-            })
-        .healing(rewind::finish, false)
-        .recoveryDetails(
-            recovered -> {
-              Map<String, String> found = new LinkedHashMap<>();
-              String jobC = rewind.jobC();
-              if (jobC == null) {
-                return found;
-              }
-              List<SnapshotInfo> byC = commitsBy(view, jobC);
-              found.put("job_c_commits", describe(byC));
-              byC.stream()
-                  .map(SnapshotInfo::committedCheckpointId)
-                  .filter(id -> id != null)
-                  .findFirst()
-                  .ifPresent(id -> found.put("job_c_first_committed_checkpoint_id", id.toString()));
-              try {
-                found.putAll(redelivered(view, rewind.changelogBeforeC()));
-              } catch (InterruptedException e) {
-                throw e;
-              } catch (Exception e) {
-                // the commits above are the record; the count is a further measurement
-                found.put("job_c_redelivered_changes", "not measured: " + e);
-              }
-              return found;
-            })
+        .proof((before, now) -> steps.advance(now, savedAt))
+        .healing(steps::finish, false)
         .build();
   }
 
-  /** The second half of the fault: stop B once it committed, restore C from the older savepoint. */
-  private static final class Rewind {
-    private final SavepointControl savepoints;
-    private final String older;
-    private final String jobA;
-    private final String jobB;
-    private final int target;
+  /** The fault's steps after the savepoint, driven by the proof's polling. */
+  private static final class Steps {
     private final FaultContext context;
     private final PipelineView view;
-    private final Map<String, String> learnt;
-    private @Nullable String jobC;
-    private @Nullable String problem;
-    private @Nullable Long changelogBeforeC;
+    private final SavepointControl savepoints;
+    private final FaultPoints points;
+    private final String jobId;
+    private final String savepoint;
+    private final int parallelism;
+    private long savepointId = -1;
+    private final Map<String, String> learnt = new LinkedHashMap<>();
+    private long maxCommitted = -1;
+    private boolean lost;
+    private @Nullable String restoredJob;
+    private boolean armed;
+    private Instant lostAt = Instant.MAX;
 
-    Rewind(
-        SavepointControl savepoints,
-        String older,
-        String jobA,
-        String jobB,
-        int target,
+    Steps(
         FaultContext context,
         PipelineView view,
-        Map<String, String> learnt) {
-      this.savepoints = savepoints;
-      this.older = older;
-      this.jobA = jobA;
-      this.jobB = jobB;
-      this.target = target;
+        SavepointControl savepoints,
+        FaultPoints points,
+        String jobId,
+        String savepoint,
+        int parallelism) {
       this.context = context;
       this.view = view;
-      this.learnt = learnt;
+      this.savepoints = savepoints;
+      this.points = points;
+      this.jobId = jobId;
+      this.savepoint = savepoint;
+      this.parallelism = parallelism;
     }
 
-    synchronized @Nullable String jobC() {
-      return jobC;
+    synchronized Verdict advance(Observation now, Instant savedAt) throws Exception {
+      if (savepointId < 0) {
+        // the cluster's checkpoint statistics may show the savepoint only a moment later
+        savepointId = savepointId(now, savepoint).orElse(-1);
+        if (savepointId < 0) {
+          return Verdict.pending(
+              "savepoint " + savepoint + " is not in job " + jobId + "'s checkpoint history yet");
+        }
+        learnt.put("savepoint_checkpoint_id", Long.toString(savepointId));
+      }
+      if (restoredJob == null) {
+        // both sinks must be past the savepoint: a lagging one would commit the restored job's
+        // first checkpoint (a rewind, not the hazard)
+        long committed =
+            Math.min(maxCommitted(now, jobId), maxCommitted(changelogSnapshots(), jobId));
+        if (committed < savepointId + COMMITS_AFTER_SAVEPOINT) {
+          return Verdict.pending(
+              "job "
+                  + jobId
+                  + " committed up to checkpoint "
+                  + committed
+                  + "; waiting for "
+                  + (savepointId + COMMITS_AFTER_SAVEPOINT)
+                  + " (savepoint at "
+                  + savepointId
+                  + ")");
+        }
+        return loseAndRestore();
+      }
+      // the restored job runs on a fresh cluster: no restart and no failure before the fault's
+      Observation fresh =
+          new Observation(lostAt, jobId, now.state(), 0, List.of(), List.of(), null, null, null);
+      Verdict failover = Proofs.failoverCarrying(context.spec().id(), 1).judge(fresh, now);
+      if (!(failover instanceof Verdict.Proven proven)) {
+        return failover;
+      }
+      List<Long> skipped =
+          now.checkpoints().stream()
+              // the restored job's own checkpoints, not the old job's under the same id
+              .filter(c -> !c.triggeredAt().isBefore(lostAt))
+              .filter(c -> c.completed() && !c.savepoint() && c.id() > savepointId)
+              .filter(c -> c.finishedAt() == null || !c.finishedAt().isAfter(proven.firedAt()))
+              .map(CheckpointInfo::id)
+              .sorted()
+              .toList();
+      if (skipped.isEmpty()) {
+        return Verdict.refuted(
+            "the restored job failed before it completed a checkpoint: it restores from the"
+                + " savepoint again and has no skipped commit to lose");
+      }
+      long restoreFrom = skipped.get(skipped.size() - 1);
+      if (restoreFrom > maxCommitted) {
+        return Verdict.refuted(
+            "the restored job completed checkpoint "
+                + restoreFrom
+                + ", above the max committed checkpoint "
+                + maxCommitted
+                + ", before it failed: its commit was not skipped, the hazard did not arise");
+      }
+      String skippedIds = skipped.stream().map(String::valueOf).collect(Collectors.joining(", "));
+      List<String> proofs = new ArrayList<>();
+      proofs.add(
+          "savepoint "
+              + savepoint
+              + " (checkpoint "
+              + savepointId
+              + ") was taken at "
+              + savedAt
+              + " while job "
+              + jobId
+              + " kept running");
+      proofs.add(
+          "job "
+              + jobId
+              + " then committed up to checkpoint "
+              + maxCommitted
+              + " (flink.max-committed-checkpoint-id) before its cluster was lost");
+      proofs.add(
+          "the job was restored from the savepoint under the same job id "
+              + restoredJob
+              + " and completed checkpoints "
+              + skippedIds
+              + ", all at most "
+              + maxCommitted
+              + ": the sink skipped their commits");
+      proofs.addAll(proven.proofs());
+      Map<String, String> found = new LinkedHashMap<>(learnt);
+      found.putAll(proven.details());
+      found.put("skipped_commit_checkpoints", skippedIds);
+      found.put("failover_restores_from_checkpoint_at_most", Long.toString(restoreFrom));
+      found.put("restored_job_commits_before_failure", restoredCommits(now, proven.firedAt()));
+      return Verdict.proven(proven.firedAt(), proofs, found);
     }
 
-    synchronized @Nullable Long changelogBeforeC() {
-      return changelogBeforeC;
-    }
-
-    /**
-     * Pending until B committed enough, then stops B and restores C; null once C was restored,
-     * refuted when a step failed.
-     */
-    synchronized @Nullable Verdict advance() {
-      if (problem != null) {
-        return Verdict.refuted(problem);
-      }
-      if (jobC != null) {
-        return null;
-      }
-      List<SnapshotInfo> committedByB = commitsBy(view, jobB);
-      if (committedByB.size() < COMMITS_AFTER_OLDER) {
-        return Verdict.pending(
-            "job "
-                + jobB
-                + ", restored from the older savepoint, committed "
-                + committedByB.size()
-                + " of "
-                + COMMITS_AFTER_OLDER
-                + " checkpoints so far");
-      }
-      learnt.put("job_b_commits", describe(committedByB));
+    private Verdict loseAndRestore() {
       try {
-        String newer = savepoints.stopWithSavepoint(context.timeout());
-        learnt.put("newer_savepoint_path", newer);
-        latestSavepointId(view)
-            .ifPresent(id -> learnt.put("newer_savepoint_checkpoint_id", Long.toString(id)));
-        learnt.put("job_b_commits", describe(commitsBy(view, jobB)));
-        learnt.put("job_a_max_committed_checkpoint_id", Long.toString(maxCommitted(view, jobA)));
-        changelogBeforeC = latestChangelogSnapshot(view);
-        learnt.put("changelog_snapshot_before_job_c", String.valueOf(changelogBeforeC));
-        jobC = savepoints.restore(older, target);
-        learnt.put("job_c", jobC);
-        learnt.put("restored_from", "the older savepoint " + older);
-        return null;
+        lostAt = context.clock().instant();
+        savepoints.loseCluster();
+        lost = true;
+        long current = maxCommitted(view.currentSnapshots(), jobId);
+        long changelog = maxCommitted(changelogSnapshots(), jobId);
+        maxCommitted = Math.min(current, changelog);
+        learnt.put("max_committed_before_outage", Long.toString(maxCommitted));
+        learnt.put("max_committed_before_outage_current", Long.toString(current));
+        learnt.put("max_committed_before_outage_changelog", Long.toString(changelog));
+        learnt.put("cluster_lost_at", lostAt.toString());
+        // armed before the restore, so no checkpoint above the max committed one can complete
+        // first: the restored job fails in the synchronous part of its second checkpoint and
+        // restores from its first, whose commit was skipped
+        FaultPosition at = new FaultPosition.AtCheckpoint(savepointId + 2);
+        points.arm(BuiltInFault.OPERATOR, at, BuiltInFault.THROW, context.spec().id());
+        armed = true;
+        learnt.put("failure_fault_point", BuiltInFault.OPERATOR);
+        learnt.put("failure_position", at.text());
+        String restored = savepoints.restoreKeepingJobId(savepoint, parallelism);
+        restoredJob = restored;
+        lost = false;
+        learnt.put("restored_job_id", restored);
+        learnt.put("restored_at", context.clock().instant().toString());
       } catch (Exception e) {
         if (e instanceof InterruptedException) {
           Thread.currentThread().interrupt();
         }
-        problem = "stopping job " + jobB + " or restoring the older savepoint failed: " + e;
-        return Verdict.refuted(problem);
+        return Verdict.refuted(
+            "losing the cluster of job "
+                + jobId
+                + " or restoring it from "
+                + savepoint
+                + " under the same job id failed: "
+                + e);
       }
+      if (!jobId.equals(restoredJob)) {
+        return Verdict.refuted(
+            "the pipeline restored the job as "
+                + restoredJob
+                + ", not under its id "
+                + jobId
+                + ": the hazard needs the same job id");
+      }
+      return Verdict.pending("restored job " + restoredJob + " has not failed yet");
     }
 
-    /** On close: a job must run again, whichever step the fault reached. */
-    synchronized void finish() throws Exception {
-      if (jobC == null && view.job().state().isTerminal()) {
-        jobC = savepoints.restore(older, target);
-      }
-    }
-  }
-
-  /**
-   * What job C appended to the changelog that was there before it started: the changes the rewind
-   * delivered a second time.
-   */
-  private static Map<String, String> redelivered(PipelineView view, @Nullable Long before)
-      throws Exception {
-    Map<String, String> found = new LinkedHashMap<>();
-    Optional<TableAccess> access = view.tables();
-    if (access.isEmpty() || before == null) {
-      return found;
-    }
-    // the changelog's committer commits on its own, maybe just after the current table's
-    long deadline = System.nanoTime() + CHANGELOG_WAIT.toNanos();
-    Long latest = latestChangelogSnapshot(view);
-    while ((latest == null || latest.equals(before)) && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      latest = latestChangelogSnapshot(view);
-    }
-    if (latest == null || latest.equals(before)) {
-      found.put(
-          "job_c_redelivered_changes",
-          "not measured: job C committed nothing to the changelog within " + CHANGELOG_WAIT);
-      return found;
-    }
-    Set<String> committed = new HashSet<>();
-    try (CloseableIterator<ChangeEvent> events = access.get().changelog(before).open()) {
-      while (events.hasNext()) {
-        committed.add(events.next().identity());
-      }
-    }
-    long appended = 0;
-    List<String> again = new ArrayList<>();
-    try (CloseableIterator<ChangeEvent> events =
-        access.get().changelogAppended(before, latest).open()) {
-      while (events.hasNext()) {
-        String identity = events.next().identity();
-        appended++;
-        if (committed.contains(identity)) {
-          again.add(identity);
+    private @Nullable List<SnapshotInfo> changelogSnapshots() {
+      try {
+        return view.tables().isEmpty()
+            ? null
+            : view.tables().get().snapshots(view.tables().get().changelogTable());
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
         }
+        return null;
       }
     }
-    found.put("job_c_changelog_rows_appended", Long.toString(appended));
-    found.put("job_c_redelivered_changes", Integer.toString(again.size()));
-    found.put(
-        "job_c_redelivered_sample", again.stream().limit(5).collect(Collectors.joining(", ")));
-    return found;
-  }
 
-  private static @Nullable Long latestChangelogSnapshot(PipelineView view) {
-    Optional<TableAccess> access = view.tables();
-    if (access.isEmpty()) {
-      return null;
-    }
-    try {
-      List<SnapshotInfo> snapshots = access.get().snapshots(access.get().changelogTable());
-      return snapshots.isEmpty() ? null : snapshots.get(snapshots.size() - 1).snapshotId();
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
+    /** The commits the restored job made before the failure: none, as its commits were skipped. */
+    private String restoredCommits(Observation now, Instant failedAt) {
+      List<SnapshotInfo> snapshots = now.snapshots();
+      if (snapshots == null) {
+        return "not observable";
       }
-      return null;
+      String committed =
+          snapshots.stream()
+              .filter(s -> jobId.equals(s.flinkJobId()) && s.committedCheckpointId() != null)
+              .filter(s -> s.committedAt().isAfter(lostAt) && s.committedAt().isBefore(failedAt))
+              .map(s -> s.snapshotId() + ":" + s.committedCheckpointId())
+              .collect(Collectors.joining(", "));
+      return committed.isEmpty() ? "none" : committed;
+    }
+
+    /** On close: disarm, and a job must run again if the fault stopped between steps. */
+    synchronized void finish() throws Exception {
+      if (armed) {
+        points.disarm(context.spec().id());
+      }
+      if (lost) {
+        restoredJob = savepoints.restore(savepoint, parallelism);
+        lost = false;
+      }
     }
   }
 
-  private static List<SnapshotInfo> commitsBy(PipelineView view, String job) {
-    List<SnapshotInfo> snapshots = view.currentSnapshots();
+  private static long maxCommitted(Observation observation, String jobId) {
+    return maxCommitted(observation.snapshots(), jobId);
+  }
+
+  private static long maxCommitted(@Nullable List<SnapshotInfo> snapshots, String jobId) {
     if (snapshots == null) {
-      return List.of();
+      return -1;
     }
     return snapshots.stream()
-        .filter(s -> job.equals(s.flinkJobId()) && s.committedCheckpointId() != null)
-        .toList();
-  }
-
-  private static long maxCommitted(PipelineView view, String job) {
-    return commitsBy(view, job).stream()
+        .filter(s -> jobId.equals(s.flinkJobId()) && s.committedCheckpointId() != null)
         .mapToLong(s -> s.committedCheckpointId() == null ? -1 : s.committedCheckpointId())
         .max()
         .orElse(-1);
   }
 
-  private static OptionalLong latestSavepointId(PipelineView view) {
-    try {
-      return view.job().checkpoints().stream()
-          .filter(c -> c.savepoint() && c.completed())
-          .mapToLong(CheckpointInfo::id)
-          .max();
-    } catch (RuntimeException e) {
-      // a stopped job's history may be gone: the path alone identifies the savepoint
-      return OptionalLong.empty();
-    }
+  /** The savepoint's checkpoint id: the one with its path, else the latest completed savepoint. */
+  private static OptionalLong savepointId(Observation now, String path) {
+    List<CheckpointInfo> savepoints =
+        now.checkpoints().stream().filter(c -> c.savepoint() && c.completed()).toList();
+    OptionalLong byPath =
+        savepoints.stream()
+            .filter(c -> c.externalPath() != null && sameLocation(c.externalPath(), path))
+            .mapToLong(CheckpointInfo::id)
+            .max();
+    return byPath.isPresent() ? byPath : savepoints.stream().mapToLong(CheckpointInfo::id).max();
   }
 
-  private static String describe(List<SnapshotInfo> snapshots) {
-    return snapshots.isEmpty()
-        ? "none"
-        : snapshots.stream()
-            .map(s -> s.snapshotId() + ":" + s.committedCheckpointId())
-            .collect(Collectors.joining(", "));
+  private static boolean sameLocation(String a, String b) {
+    return strip(a).equals(strip(b));
+  }
+
+  private static String strip(String path) {
+    String withoutScheme = path.startsWith("file:") ? path.substring("file:".length()) : path;
+    String trimmed = withoutScheme.replaceFirst("^/+", "/");
+    return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
   }
 }

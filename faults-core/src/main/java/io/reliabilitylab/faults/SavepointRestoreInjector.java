@@ -9,6 +9,7 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -39,6 +40,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Proof: the savepoint path exists (checked for local paths), the job id changed to the restored
  * job's and that job is running.
+ *
+ * <p>Variant {@value #OLDER_SAVEPOINT} ({@code from=older-savepoint}) is expected to diverge: it
+ * needs {@link TableAccess}, {@link FaultPoints} with the {@code operator} point, and a pipeline
+ * that can take a savepoint while running and restore under the same job id after losing its
+ * cluster; {@link OlderSavepointRestore} describes its steps and proof.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(FaultInjector.class)
@@ -54,8 +60,8 @@ public final class SavepointRestoreInjector extends BuiltInFault {
   public static final String LATEST_SAVEPOINT = "latest-savepoint";
 
   /**
-   * Restore from an older savepoint, after the job restored from it committed further checkpoints
-   * and was stopped with a newer savepoint; see {@link OlderSavepointRestore}.
+   * Restore from a savepoint older than the job's last commit, under the same job id, then fail the
+   * job once; expected to lose data (apache/iceberg#10892), see {@link OlderSavepointRestore}.
    */
   public static final String OLDER_SAVEPOINT = "older-savepoint";
 
@@ -81,13 +87,24 @@ public final class SavepointRestoreInjector extends BuiltInFault {
   }
 
   /**
-   * Only {@code default}: the {@value #OLDER_SAVEPOINT} restore (parameter {@code from}) is not a
-   * variant of the suite, because on this lab's pipelines it cannot reproduce the upstream hazard
-   * it was meant for (apache/iceberg#10892); {@link OlderSavepointRestore} says why.
+   * {@code default}, and {@value #OLDER_SAVEPOINT}: the restore from an older savepoint under the
+   * same job id, expected to lose data (apache/iceberg#10892); see {@link OlderSavepointRestore}.
    */
   @Override
   public List<FaultVariant> variants() {
-    return List.of(FaultVariant.standard(description()));
+    return List.of(
+        FaultVariant.standard(description()),
+        FaultVariant.of(
+                OLDER_SAVEPOINT,
+                "a savepoint taken while running, later commits, then the job restored from it"
+                    + " under the same job id and failed once")
+            .with(FROM, OLDER_SAVEPOINT)
+            .expectedToDiverge(
+                "apache/iceberg#10892: after a restore from a savepoint older than the job's"
+                    + " last commit under the same job id, IcebergFilesCommitter skips the"
+                    + " commits of checkpoints up to flink.max-committed-checkpoint-id and a"
+                    + " further restore drops their files: silent data loss (on this stack some"
+                    + " runs show duplicated changelog events instead; either fails the checks)"));
   }
 
   @Override
@@ -96,14 +113,14 @@ public final class SavepointRestoreInjector extends BuiltInFault {
         PARALLELISM,
         "the restored job's parallelism (default: a different one)",
         FROM,
-        "latest-savepoint (default) or older-savepoint (restore an older savepoint after later"
-            + " commits)");
+        "latest-savepoint (default) or older-savepoint (restore an older savepoint under the same"
+            + " job id after later commits, then fail once: apache/iceberg#10892)");
   }
 
   @Override
   Set<Class<? extends PipelineCapability>> extraCapabilities(FaultSpec spec) {
     return OLDER_SAVEPOINT.equals(spec.parameter(FROM, LATEST_SAVEPOINT))
-        ? Set.of(TableAccess.class)
+        ? Set.of(TableAccess.class, FaultPoints.class)
         : Set.of();
   }
 
@@ -117,7 +134,11 @@ public final class SavepointRestoreInjector extends BuiltInFault {
     int current = intSetting(configuration, "parallelism.default").orElse(1);
     int target = targetParallelism(spec, current, slots(configuration));
     if (OLDER_SAVEPOINT.equals(from)) {
-      return OlderSavepointRestore.start(context, view, savepoints, current, target);
+      Optional<FaultHandle> skipped = skipIfPointMissing(context, view, OPERATOR);
+      if (skipped.isPresent()) {
+        return skipped.get();
+      }
+      return OlderSavepointRestore.start(context, view, savepoints, current);
     }
     Observation baseline = view.observe();
     String path = savepoints.stopWithSavepoint(context.timeout());

@@ -221,6 +221,19 @@ class BuiltInFaultContractTest {
   }
 
   @Nested
+  class SavepointRestoreOlderSavepointVariant extends VariantContract {
+    @Override
+    protected FaultInjector createInjector() {
+      return new SavepointRestoreInjector();
+    }
+
+    @Override
+    String variant() {
+      return "older-savepoint";
+    }
+  }
+
+  @Nested
   class CheckpointFailureDefaultVariant extends VariantContract {
     @Override
     protected FaultInjector createInjector() {

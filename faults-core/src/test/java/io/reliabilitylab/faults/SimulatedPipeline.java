@@ -98,6 +98,12 @@ final class SimulatedPipeline
   private boolean commitsStopAfterFailure;
   private boolean failed;
   private boolean cannotLoseCluster;
+  private boolean cannotSavepointWhileRunning;
+  // what Iceberg's committer does after a restore under the same job id: checkpoints up to the
+  // job's max committed id are "already committed", their files stay pending and a restore drops
+  // them
+  private long skipCommitsUpTo = -1;
+  private long lostEvents;
   private boolean clusterLost;
 
   private SimulatedPipeline(
@@ -180,6 +186,17 @@ final class SimulatedPipeline
   synchronized SimulatedPipeline cannotLoseCluster() {
     this.cannotLoseCluster = true;
     return this;
+  }
+
+  /** The pipeline offers SavepointControl without a savepoint that leaves the job running. */
+  synchronized SimulatedPipeline cannotSavepointWhileRunning() {
+    this.cannotSavepointWhileRunning = true;
+    return this;
+  }
+
+  /** How many events the skipped commits of a same-job-id restore dropped. */
+  synchronized long lostEvents() {
+    return lostEvents;
   }
 
   synchronized void configure(String key, String value) {
@@ -354,10 +371,18 @@ final class SimulatedPipeline
           return;
         }
       }
-      commit(id);
       pendingCommits.remove(id);
+      if (id <= skipCommitsUpTo) {
+        skipped.add(id);
+        continue;
+      }
+      skipped.clear();
+      commit(id);
     }
   }
+
+  // checkpoints whose commits were skipped, pending in the committer's state
+  private final TreeSet<Long> skipped = new TreeSet<>();
 
   private void commit(long checkpoint) {
     Instant at = Instant.now();
@@ -407,6 +432,11 @@ final class SimulatedPipeline
             global));
     restarts += 1 + extraRestartsPerFailure;
     failed = true;
+    if (!skipped.isEmpty()) {
+      // the restore keeps pending files above the max committed id only: the skipped ones go
+      lostEvents += (long) skipped.size() * TICKS_PER_CHECKPOINT * EVENTS_PER_TICK;
+      skipped.clear();
+    }
     state = JobState.RESTARTING;
     restartTicksLeft = RESTART_TICKS;
     CheckpointInfo current = inFlight;
@@ -573,6 +603,53 @@ final class SimulatedPipeline
       throw new IllegalArgumentException("no savepoint at " + path);
     }
     jobId = "job-" + ++jobs;
+    clusterLost = false;
+    restarts = 0;
+    history.clear();
+    configuration.put("parallelism.default", Integer.toString(parallelism));
+    state = JobState.RUNNING;
+    notifyAll();
+    return jobId;
+  }
+
+  @Override
+  public synchronized String triggerSavepoint(Duration timeout) throws IOException {
+    if (cannotSavepointWhileRunning) {
+      throw new UnsupportedOperationException(
+          "this simulated pipeline only stops with a savepoint");
+    }
+    if (state != JobState.RUNNING) {
+      throw new IllegalStateException("job " + jobId + " is " + state + ", not RUNNING");
+    }
+    long id = ++checkpointCounter;
+    Path savepoint = Files.createDirectories(directory.resolve("savepoint-" + id));
+    Instant at = Instant.now();
+    checkpoints.add(
+        new CheckpointInfo(id, "COMPLETED", at, at, savepoint.toString(), null, null, true));
+    pendingCommits.add(id);
+    commitPending();
+    notifyAll();
+    return savepoint.toString();
+  }
+
+  @Override
+  public synchronized String restoreKeepingJobId(String path, int parallelism) {
+    if (!clusterLost) {
+      throw new IllegalStateException("a job id can be reused only on a fresh cluster");
+    }
+    String name = Path.of(path).getFileName().toString();
+    if (!Files.isDirectory(Path.of(path)) || !name.startsWith("savepoint-")) {
+      throw new IllegalArgumentException("no savepoint at " + path);
+    }
+    long restoredId = Long.parseLong(name.substring("savepoint-".length()));
+    skipCommitsUpTo =
+        snapshots.get(CURRENT).stream()
+            .filter(s -> jobId.equals(s.flinkJobId()) && s.committedCheckpointId() != null)
+            .mapToLong(s -> s.committedCheckpointId() == null ? -1 : s.committedCheckpointId())
+            .max()
+            .orElse(-1);
+    checkpointCounter = restoredId; // Flink numbers on from the restored checkpoint
+    checkpoints.clear(); // a fresh cluster's history
     clusterLost = false;
     restarts = 0;
     history.clear();

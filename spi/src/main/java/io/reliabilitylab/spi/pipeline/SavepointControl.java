@@ -31,4 +31,27 @@ public interface SavepointControl extends PipelineCapability {
     throw new UnsupportedOperationException(
         "This pipeline cannot lose its cluster; it offers stop-with-savepoint and restore only");
   }
+
+  /**
+   * Takes a savepoint while the job keeps running and returns the savepoint's path; the job keeps
+   * its id and goes on checkpointing and committing after it.
+   */
+  default String triggerSavepoint(Duration timeout) throws Exception {
+    throw new UnsupportedOperationException(
+        "This pipeline cannot take a savepoint without stopping its job");
+  }
+
+  /**
+   * Starts the job again from a savepoint or retained checkpoint under the job id it had, and
+   * returns that id. A fixed job id is what Flink's application mode gives a job (its id is derived
+   * from the cluster id unless set), so restarting an application-mode deployment from an older
+   * savepoint keeps the id; sinks that key their committed state by job id (Iceberg's {@code
+   * flink.job-id} and {@code flink.max-committed-checkpoint-id}, apache/iceberg#10892) then see
+   * commits the restored state does not know of. Flink refuses a duplicate job id on a cluster that
+   * ran it, so a pipeline typically offers this only after {@link #loseCluster()}.
+   */
+  default String restoreKeepingJobId(String path, int parallelism) throws Exception {
+    throw new UnsupportedOperationException(
+        "This pipeline cannot restore a job under the job id it had; it restores under a new id");
+  }
 }
