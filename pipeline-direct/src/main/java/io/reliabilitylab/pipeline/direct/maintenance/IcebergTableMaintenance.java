@@ -65,13 +65,13 @@ import org.slf4j.LoggerFactory;
  * snapshot the rewrite started from ({@code useStartingSequenceNumber(true)}, which sets {@code
  * RewriteFiles.dataSequenceNumber}): equality deletes the job commits meanwhile carry a higher
  * sequence number and still apply to them. Iceberg 1.10 can still drop such a delete with the
- * rewrite's commit (apache/iceberg#10312, see {@link ConcurrentDeleteGuard}); a guard refuses that
- * commit. Every commit conflict (the guard's refusal, the rewrite's own validation, e.g.
- * apache/iceberg#5404 "found new delete for replaced data file", or commit retries running out) is
- * recorded in {@link MaintenanceReport#conflicts()}, one line each, and the rewrite is planned and
- * run again up to {@link Builder#attempts(int)} times; a conflict is never thrown. No snapshot is
- * expired: the Flink committer finds its last committed checkpoint by walking the current
- * snapshot's ancestors ({@code flink.max-committed-checkpoint-id}), and those must stay.
+ * rewrite's commit (fixed by the open apache/iceberg PR #10962; see {@link ConcurrentDeleteGuard});
+ * a guard refuses that commit. Every commit conflict (the guard's refusal, the rewrite's own
+ * validation, e.g. apache/iceberg#5404 "found new delete for replaced data file", or commit retries
+ * running out) is recorded in {@link MaintenanceReport#conflicts()}, one line each, and the rewrite
+ * is planned and run again up to {@link Builder#attempts(int)} times; a conflict is never thrown.
+ * No snapshot is expired: the Flink committer finds its last committed checkpoint by walking the
+ * current snapshot's ancestors ({@code flink.max-committed-checkpoint-id}), and those must stay.
  *
  * <p>The action rewrites the files in a bounded Flink job. By default that job runs on a local
  * environment in this JVM: a MiniCluster started for each attempt (one to a few seconds, more for
@@ -222,7 +222,7 @@ public final class IcebergTableMaintenance implements TableMaintenance {
             "committed snapshot "
                 + committed.snapshotId()
                 + " dropped delete files committed after the rewrite started, so rows they deleted"
-                + " are visible again (apache/iceberg#10312): "
+                + " are visible again (apache/iceberg PR #10962, open): "
                 + String.join(", ", dropped));
       }
     }
@@ -335,8 +335,8 @@ public final class IcebergTableMaintenance implements TableMaintenance {
    * starting snapshot. Iceberg 1.10 drops delete files older than the oldest data file it keeps,
    * and does not count the rewritten files, which keep the starting (older) data sequence number:
    * an equality delete committed alone during the rewrite, followed by any later commit, is then
-   * dropped although it still applies to them (apache/iceberg#10312). The check runs on the exact
-   * metadata being committed, so it holds on every commit retry; the refusal is a {@link
+   * dropped although it still applies to them (apache/iceberg PR #10962, open). The check runs on
+   * the exact metadata being committed, so it holds on every commit retry; the refusal is a {@link
    * ValidationException}, which the action cleans up after and the caller reports.
    */
   private static final class ConcurrentDeleteGuard implements TableOperations {
@@ -371,7 +371,7 @@ public final class IcebergTableMaintenance implements TableMaintenance {
           throw new ValidationException(
               "Refusing to commit the rewrite: it would drop %s delete file(s) committed after"
                   + " its starting snapshot (data sequence numbers %s > %s), and the rows they"
-                  + " delete would come back (apache/iceberg#10312)",
+                  + " delete would come back (apache/iceberg PR #10962, open)",
               dropped.size(), dropped, startingSequenceNumber);
         }
       }
@@ -643,7 +643,7 @@ public final class IcebergTableMaintenance implements TableMaintenance {
         "concurrent_delete_guard",
         useStartingSequenceNumber
             ? "on: a rewrite commit that would drop delete files committed during the rewrite is"
-                + " refused (apache/iceberg#10312)"
+                + " refused (apache/iceberg PR #10962, open)"
             : "off (not needed without the starting sequence number)");
     options.put("parallelism", Integer.toString(parallelism));
     options.put("attempts_allowed", Integer.toString(attempts));

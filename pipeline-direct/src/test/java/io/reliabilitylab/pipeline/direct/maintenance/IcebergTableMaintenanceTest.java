@@ -196,7 +196,7 @@ class IcebergTableMaintenanceTest {
     long startingSnapshot = fresh().currentSnapshot().snapshotId();
 
     // A checkpoint holding only a delete, then one holding an insert: Iceberg 1.10 would drop the
-    // delete with the rewrite's commit (apache/iceberg#10312) and key 2 would come back.
+    // delete with the rewrite's commit (apache/iceberg PR #10962, open) and key 2 would come back.
     MaintenanceReport report =
         maintenance(name -> fresh())
             .attempts(1)
@@ -210,7 +210,7 @@ class IcebergTableMaintenanceTest {
         .asString()
         .startsWith("attempt 1 from snapshot " + startingSnapshot)
         .contains("ValidationException: Refusing to commit the rewrite")
-        .contains("apache/iceberg#10312")
+        .contains("apache/iceberg PR #10962, open")
         .doesNotContain("\n");
     assertThat(rows())
         .containsExactly(
