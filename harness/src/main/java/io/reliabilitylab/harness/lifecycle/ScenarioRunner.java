@@ -217,6 +217,51 @@ public final class ScenarioRunner {
           };
     }
 
+    try {
+      startAndRun(
+          plan,
+          provider,
+          options,
+          onSubmitted,
+          armedAtSubmission,
+          snapshotPhase,
+          phased,
+          workload,
+          expected,
+          transactions,
+          baselineCount,
+          rest,
+          runDirectory,
+          record);
+    } finally {
+      // A fault armed at submission whose scenario stopped early is released, so that it cannot
+      // fire in the next scenario of this JVM.
+      for (ArmedFault leftover : armedAtSubmission) {
+        try {
+          leftover.handle().close();
+        } catch (Exception e) {
+          LOG.warn("Releasing fault {} failed: {}", leftover.spec().id(), oneLine(e));
+        }
+      }
+    }
+  }
+
+  private void startAndRun(
+      ScenarioPlan plan,
+      PipelineProvider provider,
+      Map<String, String> options,
+      JobSubmittedListener onSubmitted,
+      List<ArmedFault> armedAtSubmission,
+      boolean snapshotPhase,
+      boolean phased,
+      Workload workload,
+      Expectation expected,
+      List<SourceTransaction> transactions,
+      int baselineCount,
+      List<SourceTransaction> rest,
+      Path runDirectory,
+      RunRecord.Builder record)
+      throws Exception {
     Instant startAt = clock.instant();
     try (PipelineUnderTest pipeline =
         provider.start(new PipelineConfig(options, runDirectory, onSubmitted))) {
@@ -446,8 +491,8 @@ public final class ScenarioRunner {
         Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-workload-writer"));
     try {
       Future<?> writing = writer.submit(() -> WorkloadWriter.to(source).write(rest));
-      for (ArmedFault fault : armed) {
-        complete(fault, plan, record);
+      while (!armed.isEmpty()) {
+        complete(armed.remove(0), plan, record);
       }
       writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } finally {
