@@ -61,9 +61,11 @@ class RunCommandIT {
                 "--out",
                 out.toString());
 
+    // An open upstream bug does not fire on every run: a known hazard that did not reproduce makes
+    // the suite inconclusive (3), which is the one non-zero exit this test tolerates.
     assertThat(exit)
         .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
-        .isEqualTo(ExitCode.PASSED.code());
+        .isIn(ExitCode.PASSED.code(), ExitCode.INCONCLUSIVE.code());
     Map<String, RunRecord> byScenario =
         RunRecordReader.readDirectory(out).stream()
             .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
@@ -85,7 +87,16 @@ class RunCommandIT {
       suite = RunRecordReader.readSuite(file);
     }
     assertThat(suite.runs()).hasSize(expected.size());
-    assertThat(suite.exitCode()).isEqualTo(ExitCode.PASSED);
+    assertThat(suite.exitCode().code()).isEqualTo(exit);
+    assertThat(suite.runs())
+        .filteredOn(entry -> entry.exitCode() != ExitCode.PASSED)
+        .allSatisfy(
+            entry ->
+                assertThat(entry.outcome())
+                    .as(entry.scenario())
+                    .isIn(
+                        SuiteSummary.Entry.KNOWN_HAZARD_DETECTED,
+                        SuiteSummary.Entry.KNOWN_HAZARD_NOT_REPRODUCED));
 
     RunRecord baseline = byScenario.get("baseline");
     assertThat(baseline.summary().passed()).isTrue();
@@ -122,8 +133,8 @@ class RunCommandIT {
         assertThat(run.summary().passed()).as(scenario + ": " + run.summary().reasons()).isTrue();
         assertThat(run.summary().snapshotDiffCount()).as(scenario).isZero();
       } else {
-        // A known hazard is detected when the checks fail on it.
-        assertThat(run.summary().verdict()).as(scenario).isEqualTo(Verdict.FAILED);
+        // A known hazard is detected when the checks fail on it, and may not reproduce.
+        assertThat(run.summary().verdict()).as(scenario).isIn(Verdict.FAILED, Verdict.PASSED);
       }
     }
 
