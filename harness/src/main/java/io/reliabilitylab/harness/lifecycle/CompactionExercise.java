@@ -45,6 +45,9 @@ public final class CompactionExercise implements Exercise {
 
   private static final Duration POLL = Duration.ofMillis(200);
 
+  /** How long the streaming half takes to write: long enough for the rewrite to race commits. */
+  private static final Duration WRITE_SPAN = Duration.ofSeconds(8);
+
   @Override
   public String name() {
     return "compaction";
@@ -62,8 +65,14 @@ public final class CompactionExercise implements Exercise {
     ExecutorService writer =
         Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-compaction-writer"));
     try {
-      Future<?> writing =
-          writer.submit(() -> WorkloadWriter.to(context.source()).write(context.rest()));
+      // Paced, so the pipeline still streams while the rewrite runs; unpaced the rest would be
+      // written (and committed) before the rewrite starts.
+      long changes = context.rest().stream().mapToLong(t -> t.changes().size()).sum();
+      WorkloadWriter paced =
+          WorkloadWriter.builder(context.source())
+              .eventsPerSecond(Math.max(50, changes * 1000.0 / WRITE_SPAN.toMillis()))
+              .build();
+      Future<?> writing = writer.submit(() -> paced.write(context.rest()));
       // Let the sink commit a few checkpoints of the streaming half first, so the rewrite races
       // real commits with equality deletes.
       awaitNewCommits(tables, job, 2, context);
