@@ -3,6 +3,8 @@ package io.reliabilitylab.spi.check;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.reliabilitylab.spi.Named;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -29,4 +31,13 @@ public interface ReconciliationCheck extends Named {
 
   /** Runs the check. */
   CheckResult check(CheckContext context);
+
+  /**
+   * The pipeline capabilities this check's inputs come from (a broker's offsets, a dead-letter
+   * topic). The lab runs it only on a pipeline that offers all of them and reports it as not
+   * applicable elsewhere, never as passed. Default: none, the check applies to every pipeline.
+   */
+  default Set<Class<? extends PipelineCapability>> requiredCapabilities() {
+    return Set.of();
+  }
 }

@@ -25,6 +25,15 @@ public interface PipelineProvider extends Named {
   }
 
   /**
+   * The capabilities a started pipeline of this kind can offer, so that {@code --faults all} picks
+   * only faults it can inject (a started pipeline may offer fewer, e.g. without an embedded
+   * cluster). Empty means not declared: every fault is then selected.
+   */
+  default Set<Class<? extends PipelineCapability>> capabilities() {
+    return Set.of();
+  }
+
+  /**
    * Starts the pipeline: its source, its job, its sinks. Returns once the job is running; the
    * caller closes the result.
    *
