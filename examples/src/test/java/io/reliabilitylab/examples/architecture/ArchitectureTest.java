@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dependency direction of DESIGN.md: {@code spi} ← {@code testkit}, {@code faults-core}, {@code
- * checks-core} ← {@code harness} ← the two pipelines, which never meet. Runs here because {@code
- * examples} sees every module.
+ * checks-core} ← {@code harness} ← {@code pipeline-flink} ← the two pipelines, which never meet.
+ * Runs here because {@code examples} sees every module.
  */
 class ArchitectureTest {
 
@@ -77,12 +77,30 @@ class ArchitectureTest {
   }
 
   @Test
+  void theSharedFlinkPartDependsOnNeitherPipelineNorOnAnyDebezium() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.reliabilitylab.pipeline.flink..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.reliabilitylab.pipeline.direct..",
+            "io.reliabilitylab.pipeline.broker..",
+            "io.debezium..",
+            "io.reliabilitylab.shaded..")
+        .because(
+            "both pipelines build on pipeline-flink; each brings its own source (Flink CDC with a"
+                + " relocated Debezium 1.9, or Debezium 3.x)")
+        .check(lab);
+  }
+
+  @Test
   void checksFaultsAndTheTestkitDependOnNeitherTheHarnessNorThePipelines() {
     noClasses()
         .that(areIn("checks-core", "faults-core", "testkit"))
         .should()
         .dependOnClassesThat(
-            areIn("harness", "pipeline-direct", "pipeline-broker", "examples")
+            areIn("harness", "pipeline-flink", "pipeline-direct", "pipeline-broker", "examples")
                 .or(
                     resideInAnyPackage(
                         "io.reliabilitylab.harness..",
@@ -99,7 +117,7 @@ class ArchitectureTest {
         .that(areIn("harness"))
         .should()
         .dependOnClassesThat(
-            areIn("pipeline-direct", "pipeline-broker", "examples")
+            areIn("pipeline-flink", "pipeline-direct", "pipeline-broker", "examples")
                 .or(
                     resideInAnyPackage(
                         "io.reliabilitylab.pipeline..", "io.reliabilitylab.examples..")))

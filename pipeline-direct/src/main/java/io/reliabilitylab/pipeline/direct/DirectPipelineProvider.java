@@ -5,18 +5,19 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import com.google.auto.service.AutoService;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.harness.source.SourceDatabase;
-import io.reliabilitylab.pipeline.direct.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
-import io.reliabilitylab.pipeline.direct.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
-import io.reliabilitylab.pipeline.direct.job.JobVariant;
+import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.flink.job.JobOptions;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.flink.api.common.JobID;
@@ -68,6 +69,11 @@ public final class DirectPipelineProvider implements PipelineProvider {
   }
 
   @Override
+  public Set<Class<? extends PipelineCapability>> capabilities() {
+    return FlinkPipeline.EMBEDDED_CAPABILITIES;
+  }
+
+  @Override
   public PipelineUnderTest start(PipelineConfig config) throws Exception {
     for (String key : requiredOptions()) {
       if (config.option(key).isEmpty()) {
@@ -102,26 +108,16 @@ public final class DirectPipelineProvider implements PipelineProvider {
   }
 
   static DirectJobConfig jobConfig(PipelineConfig config) {
-    DirectJobConfig.Builder builder =
-        DirectJobConfig.builder()
-            .source(
-                config.option(LabOptions.SOURCE_HOST).orElseThrow(),
-                Integer.parseInt(config.option(LabOptions.SOURCE_PORT).orElseThrow()),
-                config.option(LabOptions.SOURCE_DATABASE).orElseThrow(),
-                new SourceDatabase.Credentials(
-                    config.option(LabOptions.SOURCE_USER).orElseThrow(),
-                    config.option(LabOptions.SOURCE_PASSWORD).orElseThrow()))
-            .table(config.option(LabOptions.SOURCE_TABLE, "orders"))
-            .warehouse(Path.of(config.option(LabOptions.WAREHOUSE_PATH).orElseThrow()))
-            .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
-    config
-        .option(LabOptions.CHECKPOINT_INTERVAL_MS)
-        .ifPresent(ms -> builder.checkpointInterval(Duration.ofMillis(Long.parseLong(ms))));
-    config
-        .option(LabOptions.CHECKPOINT_TIMEOUT_MS)
-        .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
-    config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
-    config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
-    return builder.build();
+    return DirectJobConfig.builder()
+        .source(
+            config.option(LabOptions.SOURCE_HOST).orElseThrow(),
+            Integer.parseInt(config.option(LabOptions.SOURCE_PORT).orElseThrow()),
+            config.option(LabOptions.SOURCE_DATABASE).orElseThrow(),
+            new SourceDatabase.Credentials(
+                config.option(LabOptions.SOURCE_USER).orElseThrow(),
+                config.option(LabOptions.SOURCE_PASSWORD).orElseThrow()))
+        .table(config.option(LabOptions.SOURCE_TABLE, "orders"))
+        .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))
+        .build();
   }
 }

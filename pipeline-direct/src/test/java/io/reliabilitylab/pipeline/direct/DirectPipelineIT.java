@@ -15,10 +15,10 @@ import io.reliabilitylab.harness.source.EmbeddedMariaDb;
 import io.reliabilitylab.harness.workload.Workload;
 import io.reliabilitylab.harness.workload.WorkloadConfig;
 import io.reliabilitylab.harness.workload.WorkloadGenerator;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
@@ -76,13 +76,15 @@ class DirectPipelineIT {
       DirectJobConfig config =
           DirectJobConfig.builder()
               .source(source)
-              .warehouse(temp.resolve("warehouse"))
-              .checkpointDirectory(temp.resolve("checkpoints"))
+              .settings(
+                  s ->
+                      s.warehouse(temp.resolve("warehouse"))
+                          .checkpointDirectory(temp.resolve("checkpoints")))
               .build();
       LOG.info("Effective configuration: {}", config.effectiveConfiguration());
 
       try (MiniClusterRunner cluster = MiniClusterRunner.start(MiniClusterSettings.defaults());
-          IcebergWarehouse warehouse = IcebergWarehouse.open(config.warehouse())) {
+          IcebergWarehouse warehouse = IcebergWarehouse.open(config.settings().warehouse())) {
         JobID job = cluster.submit(DirectJob.create(config));
         cluster.awaitRunning(job, DEADLINE);
         // The table is empty; the snapshot phase is over once the binlog reader is connected.
@@ -98,9 +100,10 @@ class DirectPipelineIT {
         long writeEnd = System.currentTimeMillis();
 
         Table changelogTable =
-            warehouse.load(TableIdentifier.of(config.namespace(), OrdersTables.CHANGELOG));
+            warehouse.load(
+                TableIdentifier.of(config.settings().namespace(), OrdersTables.CHANGELOG));
         Table currentTable =
-            warehouse.load(TableIdentifier.of(config.namespace(), OrdersTables.CURRENT));
+            warehouse.load(TableIdentifier.of(config.settings().namespace(), OrdersTables.CURRENT));
 
         // Catch-up by measurement: follow the changelog's commits until the last event shows.
         Visibility visibility = new Visibility();

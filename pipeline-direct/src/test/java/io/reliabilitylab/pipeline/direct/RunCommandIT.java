@@ -71,9 +71,12 @@ class RunCommandIT {
             .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
     List<String> expected = new ArrayList<>();
     expected.add("baseline");
-    expected.addAll(
-        FaultSelection.known(
-            Plugins.faults(getClass().getClassLoader()).requireNoProblems().all()));
+    // `--faults all` picks the faults the direct pipeline can take (no broker faults)
+    FaultSelection.parse(
+            "all",
+            Plugins.faults(getClass().getClassLoader()).requireNoProblems().all(),
+            new DirectPipelineProvider().capabilities())
+        .forEach(choice -> expected.add(choice.scenarioName()));
     expected.addAll(List.of("pressure", "compaction"));
     assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
 

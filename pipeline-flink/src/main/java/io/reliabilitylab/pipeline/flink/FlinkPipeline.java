@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct;
+package io.reliabilitylab.pipeline.flink;
 
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
@@ -6,16 +6,15 @@ import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.faults.CoordinatorFailureInjector;
 import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.pipeline.direct.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
-import io.reliabilitylab.pipeline.direct.cluster.RestFlinkCluster;
-import io.reliabilitylab.pipeline.direct.cluster.RetainedCheckpoints;
-import io.reliabilitylab.pipeline.direct.faults.FaultSwitchboard;
-import io.reliabilitylab.pipeline.direct.job.DirectJob;
-import io.reliabilitylab.pipeline.direct.maintenance.IcebergTableMaintenance;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
+import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
 import io.reliabilitylab.spi.data.Changelog;
-import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
@@ -32,11 +31,6 @@ import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -56,13 +50,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running direct pipeline as the lab sees it: the job on its cluster ({@link JobControl}), the
- * two Iceberg tables ({@link TableAccess}), its fault points, savepoints and retained checkpoints,
- * and, on an embedded MiniCluster only, its TaskManagers ({@link TaskManagerControl}) and the loss
- * of the whole cluster ({@link #loseCluster()}). Closing it cancels the job and stops a cluster it
- * started.
+ * A running reference pipeline on Flink as the lab sees it: the job on its cluster ({@link
+ * JobControl}), the two Iceberg tables ({@link TableAccess}), its fault points, savepoints and
+ * retained checkpoints, and, on an embedded MiniCluster only, its TaskManagers ({@link
+ * TaskManagerControl}) and the loss of the whole cluster ({@link #loseCluster()}). Closing it
+ * cancels the job and stops a cluster it started.
  */
-final class DirectPipeline
+public abstract class FlinkPipeline
     implements PipelineUnderTest,
         JobControl,
         TableAccess,
@@ -70,7 +64,7 @@ final class DirectPipeline
         SavepointControl,
         TaskManagerControl {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DirectPipeline.class);
+  private static final Logger LOG = LoggerFactory.getLogger(FlinkPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
   // The cluster settings that decide how fast a lost TaskManager or JobManager is noticed.
@@ -81,78 +75,73 @@ final class DirectPipeline
           "heartbeat.rpc-failure-threshold", "2",
           "pekko.ask.timeout", "10 s");
 
+  /**
+   * What a Flink pipeline offers on its embedded MiniCluster; on a session cluster it offers all
+   * but {@link TaskManagerControl} and {@link TableMaintenance}.
+   */
+  public static final Set<Class<? extends PipelineCapability>> EMBEDDED_CAPABILITIES =
+      Set.of(
+          JobControl.class,
+          TableAccess.class,
+          FaultPoints.class,
+          SavepointControl.class,
+          TaskManagerControl.class,
+          TableMaintenance.class);
+
   /** What losing an embedded cluster does and does not show. */
-  static final String CLUSTER_LOSS_CLAIM_BOUNDARY =
+  public static final String CLUSTER_LOSS_CLAIM_BOUNDARY =
       "the embedded MiniCluster is shut down inside the JVM without a savepoint (its job is"
           + " suspended, its retained checkpoints stay); the JVM and its process are not killed";
 
   // Replaced by a fresh MiniCluster when the job is restored after the cluster was lost.
   private volatile FlinkCluster cluster;
   private volatile boolean clusterLost;
-  private volatile DirectJob job;
+  private volatile OrdersJob job;
   // Changes when the job is restored from a savepoint or retained checkpoint as a new job.
   private volatile JobID jobId;
-  private final PipelineConfig config;
+  protected final PipelineConfig config;
   private final IcebergWarehouse warehouse;
   private final TableMaintenance maintenance;
 
-  DirectPipeline(FlinkCluster cluster, DirectJob job, JobID jobId, PipelineConfig config) {
+  protected FlinkPipeline(FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
     this.cluster = cluster;
     this.job = job;
     this.jobId = jobId;
     this.config = config;
-    this.warehouse = IcebergWarehouse.open(job.config().warehouse());
-    this.maintenance = IcebergTableMaintenance.builder(warehouse, job.config().namespace()).build();
+    this.warehouse = IcebergWarehouse.open(job.settings().warehouse());
+    this.maintenance =
+        IcebergTableMaintenance.builder(warehouse, job.settings().namespace()).build();
   }
 
   /**
-   * Waits until the job runs and Flink CDC has left the snapshot phase: its binlog reader is
-   * connected to the source (a {@code Binlog Dump} thread of the CDC account), so that changes
-   * written from now on arrive as binlog events, not folded into snapshot reads.
+   * Waits until the job runs and its source streams: changes written from now on reach the job as
+   * changes, not folded into a snapshot.
    */
-  void awaitStreaming(Duration timeout) throws Exception {
-    cluster.awaitRunning(jobId, timeout);
+  public void awaitStreaming(Duration timeout) throws Exception {
     Instant deadline = Instant.now().plus(timeout);
-    while (!binlogReaderConnected()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new TimeoutException(
-            "Flink CDC's binlog reader did not connect to the source within "
-                + timeout.toSeconds()
-                + " s; job "
-                + jobId
-                + " is "
-                + cluster.status(jobId));
-      }
-      Thread.sleep(POLL.toMillis());
-    }
+    cluster.awaitRunning(jobId, timeout);
+    awaitSourceStreaming(Duration.between(Instant.now(), deadline));
   }
 
-  private boolean binlogReaderConnected() throws SQLException {
-    String url = config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow();
-    try (Connection connection =
-            DriverManager.getConnection(
-                url,
-                config.option(LabOptions.SOURCE_USER).orElseThrow(),
-                config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
-                    + " WHERE COMMAND LIKE 'Binlog Dump%' AND USER = ?")) {
-      statement.setString(1, config.option(LabOptions.SOURCE_USER).orElseThrow());
-      try (ResultSet result = statement.executeQuery()) {
-        return result.next() && result.getLong(1) > 0;
-      }
-    }
+  /** Waits, once the job runs, until its source streams; throws TimeoutException after timeout. */
+  protected abstract void awaitSourceStreaming(Duration timeout) throws Exception;
+
+  /** The versions of the source's stack (connector, client), for {@link #stackVersions()}. */
+  protected abstract Map<String, String> sourceVersions();
+
+  /** The job as it runs now (it changes when restored). */
+  protected OrdersJob job() {
+    return job;
   }
 
-  @Override
-  public String name() {
-    return "direct";
+  /** The job's id as it runs now (it changes when restored as a new job). */
+  protected JobID currentJobId() {
+    return jobId;
   }
 
-  @Override
-  public DeliverySemantics semantics() {
-    return DeliverySemantics.EXACTLY_ONCE;
+  /** The cluster the job runs on now (a fresh one after {@link #loseCluster()} and a restore). */
+  protected FlinkCluster cluster() {
+    return cluster;
   }
 
   @Override
@@ -180,7 +169,7 @@ final class DirectPipeline
 
   @Override
   public Map<String, String> effectiveConfiguration() {
-    Map<String, String> settings = new LinkedHashMap<>(job.config().effectiveConfiguration());
+    Map<String, String> settings = new LinkedHashMap<>(job.effectiveConfiguration());
     FlinkCluster current = cluster;
     settings.put("flink.cluster", current.restAddress().toString());
     if (current instanceof MiniClusterRunner mini) {
@@ -239,8 +228,7 @@ final class DirectPipeline
   public Map<String, String> stackVersions() {
     Map<String, String> versions = new LinkedHashMap<>();
     versions.put("flink", EnvironmentInformation.getVersion());
-    versions.put(
-        "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
+    versions.putAll(sourceVersions());
     // Iceberg's jars are built by Gradle (no pom.properties); it reports its own version.
     versions.put("iceberg", org.apache.iceberg.IcebergBuild.version());
     versions.put("java", System.getProperty("java.version"));
@@ -248,9 +236,9 @@ final class DirectPipeline
   }
 
   /** The version Maven recorded in a jar on the class path (its pom.properties), or "unknown". */
-  private static String mavenVersion(String groupId, String artifactId) {
+  protected static String mavenVersion(String groupId, String artifactId) {
     String resource = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
-    try (var in = DirectPipeline.class.getClassLoader().getResourceAsStream(resource)) {
+    try (var in = FlinkPipeline.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         return "unknown";
       }
@@ -343,7 +331,7 @@ final class DirectPipeline
   public void arm(String point, FaultPosition position, String action, String faultId) {
     if (!available().contains(point)) {
       throw new IllegalArgumentException(
-          "The direct job has no fault point '" + point + "'; it has: " + available());
+          "The " + name() + " job has no fault point '" + point + "'; it has: " + available());
     }
     FaultSwitchboard.arm(point, position, action, faultId);
   }
@@ -388,9 +376,13 @@ final class DirectPipeline
     }
     throw new UnsupportedOperationException(
         clusterLost
-            ? "The direct pipeline's cluster was lost; restore the job before controlling"
+            ? "The "
+                + name()
+                + " pipeline's cluster was lost; restore the job before controlling"
                 + " TaskManagers"
-            : "The direct pipeline controls TaskManagers only on its embedded MiniCluster, not on"
+            : "The "
+                + name()
+                + " pipeline controls TaskManagers only on its embedded MiniCluster, not on"
                 + " the session cluster at "
                 + cluster.restAddress());
   }
@@ -434,8 +426,7 @@ final class DirectPipeline
   }
 
   private String restore(String path, int parallelism, @Nullable JobID keptId) throws Exception {
-    DirectJob restored =
-        DirectJob.create(job.config().toBuilder().parallelism(parallelism).build());
+    OrdersJob restored = job.withParallelism(parallelism);
     if (clusterLost) {
       // The lost cluster was ours: a fresh one with the same settings takes the job.
       MiniClusterSettings settings = ((MiniClusterRunner) cluster).settings();
@@ -457,7 +448,7 @@ final class DirectPipeline
    */
   @Override
   public String latestRetainedCheckpoint() throws Exception {
-    Path directory = job.config().checkpointDirectory().toAbsolutePath().normalize();
+    Path directory = job.settings().checkpointDirectory().toAbsolutePath().normalize();
     RetainedCheckpoints.Found latest =
         RetainedCheckpoints.latest(directory, jobId.toHexString())
             .orElseThrow(
@@ -468,7 +459,7 @@ final class DirectPipeline
                             + " for job "
                             + jobId
                             + " or an earlier one; await a completed checkpoint first"));
-    String uri = job.config().storageUriOf(latest.directory()).toString();
+    String uri = job.settings().storageUriOf(latest.directory()).toString();
     // an existing directory's URI ends in '/'; Flink names checkpoints without it
     return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
   }
@@ -483,7 +474,9 @@ final class DirectPipeline
   public void loseCluster() {
     if (!(cluster instanceof MiniClusterRunner)) {
       throw new UnsupportedOperationException(
-          "The direct pipeline can lose only an embedded MiniCluster it started; the session"
+          "The "
+              + name()
+              + " pipeline can lose only an embedded MiniCluster it started; the session"
               + " cluster at "
               + cluster.restAddress()
               + " is not the lab's to stop. Use stop-with-savepoint and restore instead.");
@@ -502,7 +495,9 @@ final class DirectPipeline
   @Override
   public RowSet source() {
     throw new UnsupportedOperationException(
-        "The harness reads the source itself (SourceRowReader); the direct pipeline does not");
+        "The harness reads the source itself (SourceRowReader); the "
+            + name()
+            + " pipeline does not");
   }
 
   @Override
@@ -543,7 +538,7 @@ final class DirectPipeline
   }
 
   private Table load(String table) {
-    return warehouse.load(TableIdentifier.of(job.config().namespace(), table));
+    return warehouse.load(TableIdentifier.of(job.settings().namespace(), table));
   }
 
   @Override

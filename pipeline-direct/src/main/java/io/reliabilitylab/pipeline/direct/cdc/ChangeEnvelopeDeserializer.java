@@ -2,6 +2,8 @@ package io.reliabilitylab.pipeline.direct.cdc;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;

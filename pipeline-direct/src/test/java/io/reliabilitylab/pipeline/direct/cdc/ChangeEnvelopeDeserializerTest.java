@@ -3,6 +3,8 @@ package io.reliabilitylab.pipeline.direct.cdc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

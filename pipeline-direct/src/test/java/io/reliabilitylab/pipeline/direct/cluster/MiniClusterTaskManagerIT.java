@@ -3,6 +3,8 @@ package io.reliabilitylab.pipeline.direct.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

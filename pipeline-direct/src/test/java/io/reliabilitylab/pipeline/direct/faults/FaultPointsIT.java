@@ -2,9 +2,14 @@ package io.reliabilitylab.pipeline.direct.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.pipeline.direct.cluster.FlinkJob;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkJob;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.faults.FaultAction;
+import io.reliabilitylab.pipeline.flink.faults.FaultInjectingFileSystem;
+import io.reliabilitylab.pipeline.flink.faults.FaultInjectingSource;
+import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.flink.faults.OperatorFaultPoint;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobFailure;

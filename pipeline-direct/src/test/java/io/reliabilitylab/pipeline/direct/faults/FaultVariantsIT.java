@@ -14,6 +14,7 @@ import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
 import io.reliabilitylab.harness.record.FaultRecord;
 import io.reliabilitylab.harness.record.RunRecord;
 import io.reliabilitylab.harness.source.EmbeddedMariaDb;
+import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultEvidence;

@@ -13,13 +13,13 @@ class DirectJobConfigTest {
   private static final DirectJobConfig CONFIG =
       DirectJobConfig.builder()
           .source("127.0.0.1", 3307, "lab", new SourceDatabase.Credentials("cdc", "s3cret-pw"))
-          .warehouse(Path.of("/srv/lab/w"))
-          .checkpointDirectory(Path.of("/srv/lab/c"))
+          .settings(
+              s -> s.warehouse(Path.of("/srv/lab/w")).checkpointDirectory(Path.of("/srv/lab/c")))
           .build();
 
   @Test
   void theDefaultsCheckpointEverySecondAndRestartWithAFixedDelay() {
-    assertThat(CONFIG.checkpointInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(CONFIG.settings().checkpointInterval()).isEqualTo(Duration.ofSeconds(1));
     assertThat(CONFIG.effectiveConfiguration())
         .containsEntry("execution.checkpointing.mode", "EXACTLY_ONCE")
         .containsEntry("restart-strategy.type", "fixed-delay")
@@ -37,16 +37,16 @@ class DirectJobConfigTest {
 
   @Test
   void toBuilderChangesOneSetting() {
-    DirectJobConfig changed = CONFIG.toBuilder().parallelism(1).build();
+    DirectJobConfig changed = CONFIG.toBuilder().settings(s -> s.parallelism(1)).build();
 
-    assertThat(changed.parallelism()).isEqualTo(1);
-    assertThat(changed.toBuilder().parallelism(CONFIG.parallelism()).build()).isEqualTo(CONFIG);
+    assertThat(changed.settings().parallelism()).isEqualTo(1);
+    assertThat(DirectJob.create(changed).withParallelism(2).config()).isEqualTo(CONFIG);
   }
 
   @Test
   void refusesTheSameUidPrefixForBothSinks() {
     assertThatThrownBy(
-            () -> CONFIG.toBuilder().changelogUidPrefix("iceberg-orders-current").build())
+            () -> CONFIG.toBuilder().settings(s -> s.changelogUidPrefix("iceberg-orders-current")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("different uid prefixes");
   }
@@ -60,9 +60,10 @@ class DirectJobConfigTest {
 
   @Test
   void hasFaultPointsByDefaultWithCheckpointsOnTheFaultInjectingFileSystem() {
-    assertThat(CONFIG.faultPoints()).isTrue();
-    assertThat(CONFIG.faultPointNames()).contains("source-enumerator", "operator", "sink-commit");
-    assertThat(CONFIG.checkpointStorageUri()).hasToString("srlfault:///srv/lab/c");
+    assertThat(CONFIG.settings().faultPoints()).isTrue();
+    assertThat(CONFIG.settings().faultPointNames())
+        .contains("source-enumerator", "operator", "sink-commit");
+    assertThat(CONFIG.settings().checkpointStorageUri()).hasToString("srlfault:///srv/lab/c");
     assertThat(CONFIG.effectiveConfiguration())
         .containsEntry("execution.checkpointing.dir", "srlfault:///srv/lab/c")
         .hasEntrySatisfying("fault-points", value -> assertThat(value).startsWith("on"));
@@ -70,18 +71,22 @@ class DirectJobConfigTest {
 
   @Test
   void withoutFaultPointsTheJobIsBareAndCheckpointsAreLocalFiles() {
-    DirectJobConfig bare = CONFIG.toBuilder().faultPoints(false).build();
+    DirectJobConfig bare = CONFIG.toBuilder().settings(s -> s.faultPoints(false)).build();
 
-    assertThat(bare.faultPointNames()).isEmpty();
-    assertThat(bare.checkpointStorageUri()).hasToString("file:///srv/lab/c");
+    assertThat(bare.settings().faultPointNames()).isEmpty();
+    assertThat(bare.settings().checkpointStorageUri()).hasToString("file:///srv/lab/c");
     assertThat(bare.effectiveConfiguration()).containsEntry("fault-points", "off");
     assertThat(DirectJob.create(bare).faultPoints()).isEmpty();
   }
 
   @Test
   void inlinesSmallTaskStateUnlessAskedToWriteItIntoFiles() {
-    assertThat(CONFIG.taskStateInFiles()).isFalse();
-    assertThat(CONFIG.toBuilder().taskStateInFiles(true).build().effectiveConfiguration())
+    assertThat(CONFIG.settings().taskStateInFiles()).isFalse();
+    assertThat(
+            CONFIG.toBuilder()
+                .settings(s -> s.taskStateInFiles(true))
+                .build()
+                .effectiveConfiguration())
         .containsEntry("state.storage.fs.memory-threshold", "0 b");
   }
 }

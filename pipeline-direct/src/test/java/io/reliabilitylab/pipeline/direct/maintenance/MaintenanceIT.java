@@ -24,6 +24,7 @@ import io.reliabilitylab.harness.workload.Workload;
 import io.reliabilitylab.harness.workload.WorkloadConfig;
 import io.reliabilitylab.harness.workload.WorkloadGenerator;
 import io.reliabilitylab.pipeline.direct.DirectPipelineProvider;
+import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.ReconciliationCheck;

@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.cluster;
+package io.reliabilitylab.pipeline.flink.cluster;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 

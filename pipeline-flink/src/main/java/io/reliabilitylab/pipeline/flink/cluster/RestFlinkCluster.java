@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.cluster;
+package io.reliabilitylab.pipeline.flink.cluster;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -30,6 +30,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.jobgraph.JobVertexID;
 import org.apache.flink.runtime.rest.messages.ClusterConfigurationInfoHeaders;
 import org.apache.flink.runtime.rest.messages.ConfigurationInfo;
 import org.apache.flink.runtime.rest.messages.ConfigurationInfoEntry;
@@ -37,10 +38,14 @@ import org.apache.flink.runtime.rest.messages.EmptyMessageParameters;
 import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
 import org.apache.flink.runtime.rest.messages.JobExceptionsHeaders;
 import org.apache.flink.runtime.rest.messages.JobExceptionsInfoWithHistory;
+import org.apache.flink.runtime.rest.messages.JobIDPathParameter;
 import org.apache.flink.runtime.rest.messages.JobMessageParameters;
 import org.apache.flink.runtime.rest.messages.JobVertexDetailsHeaders;
 import org.apache.flink.runtime.rest.messages.JobVertexDetailsInfo;
+import org.apache.flink.runtime.rest.messages.JobVertexIdPathParameter;
 import org.apache.flink.runtime.rest.messages.JobVertexMessageParameters;
+import org.apache.flink.runtime.rest.messages.MessagePathParameter;
+import org.apache.flink.runtime.rest.messages.MessageQueryParameter;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatisticsHeaders;
@@ -48,10 +53,15 @@ import org.apache.flink.runtime.rest.messages.job.JobDetailsHeaders;
 import org.apache.flink.runtime.rest.messages.job.JobDetailsInfo;
 import org.apache.flink.runtime.rest.messages.job.JobExceptionsMessageParameters;
 import org.apache.flink.runtime.rest.messages.job.SubtaskExecutionAttemptDetailsInfo;
+import org.apache.flink.runtime.rest.messages.job.metrics.AggregatedMetric;
+import org.apache.flink.runtime.rest.messages.job.metrics.AggregatedSubtaskMetricsHeaders;
+import org.apache.flink.runtime.rest.messages.job.metrics.AggregatedSubtaskMetricsParameters;
 import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsHeaders;
 import org.apache.flink.runtime.rest.messages.job.metrics.JobMetricsMessageParameters;
 import org.apache.flink.runtime.rest.messages.job.metrics.Metric;
 import org.apache.flink.runtime.rest.messages.job.metrics.MetricCollectionResponseBody;
+import org.apache.flink.runtime.rest.messages.job.metrics.MetricsAggregationParameter;
+import org.apache.flink.runtime.rest.messages.job.metrics.MetricsFilterParameter;
 import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagerInfo;
 import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagersHeaders;
 import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagersInfo;
@@ -348,6 +358,69 @@ public class RestFlinkCluster implements FlinkCluster {
       settings.put(entry.getKey(), entry.getValue());
     }
     return settings;
+  }
+
+  /**
+   * The sum over all subtasks of an operator metric, e.g. a counter an operator registered as
+   * {@code replaysDropped}: every metric whose id ends in {@code .<name>}, in every vertex of the
+   * job. Flink resets operator metrics when a task restarts. Zero when no operator has it (yet).
+   */
+  public long operatorMetricSum(JobID job, String name) throws Exception {
+    long sum = 0;
+    for (JobDetailsInfo.JobVertexDetailsInfo vertex : details(job).getJobVertexInfos()) {
+      AggregatedSubtaskMetricsHeaders headers = AggregatedSubtaskMetricsHeaders.getInstance();
+      AggregatedSubtaskMetricsParameters available =
+          vertexMetrics(headers, job, vertex.getJobVertexID(), List.of());
+      List<String> ids = new ArrayList<>();
+      for (AggregatedMetric metric :
+          client
+              .sendRequest(headers, available, EmptyRequestBody.getInstance())
+              .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .getMetrics()) {
+        if (metric.getId().endsWith("." + name)) {
+          ids.add(metric.getId());
+        }
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      AggregatedSubtaskMetricsParameters wanted =
+          vertexMetrics(headers, job, vertex.getJobVertexID(), ids);
+      for (AggregatedMetric metric :
+          client
+              .sendRequest(headers, wanted, EmptyRequestBody.getInstance())
+              .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .getMetrics()) {
+        Double value = metric.getSum();
+        if (value != null) {
+          sum += Math.round(value);
+        }
+      }
+    }
+    return sum;
+  }
+
+  // The parameters' fields are private in Flink 1.20: they are resolved by their types.
+  private static AggregatedSubtaskMetricsParameters vertexMetrics(
+      AggregatedSubtaskMetricsHeaders headers, JobID job, JobVertexID vertex, List<String> ids) {
+    AggregatedSubtaskMetricsParameters parameters = headers.getUnresolvedMessageParameters();
+    for (MessagePathParameter<?> path : parameters.getPathParameters()) {
+      if (path instanceof JobIDPathParameter jobId) {
+        jobId.resolve(job);
+      } else if (path instanceof JobVertexIdPathParameter vertexId) {
+        vertexId.resolve(vertex);
+      }
+    }
+    if (!ids.isEmpty()) {
+      for (MessageQueryParameter<?> query : parameters.getQueryParameters()) {
+        if (query instanceof MetricsFilterParameter filter) {
+          filter.resolve(ids);
+        } else if (query instanceof MetricsAggregationParameter aggregation) {
+          aggregation.resolve(List.of(MetricsAggregationParameter.AggregationMode.SUM));
+        }
+      }
+    }
+    return parameters;
   }
 
   private JobDetailsInfo details(JobID job) throws Exception {

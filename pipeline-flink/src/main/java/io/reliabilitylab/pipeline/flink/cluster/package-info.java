@@ -1,5 +1,5 @@
 /** Where a job runs: an embedded MiniCluster by default or a session cluster by REST address. */
 @NullMarked
-package io.reliabilitylab.pipeline.direct.cluster;
+package io.reliabilitylab.pipeline.flink.cluster;
 
 import org.jspecify.annotations.NullMarked;

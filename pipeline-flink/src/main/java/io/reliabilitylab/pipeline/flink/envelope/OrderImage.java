@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.cdc;
+package io.reliabilitylab.pipeline.flink.envelope;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 

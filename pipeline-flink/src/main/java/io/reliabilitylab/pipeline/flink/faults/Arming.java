@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.faults;
+package io.reliabilitylab.pipeline.flink.faults;
 
 import io.reliabilitylab.spi.fault.FaultPosition;
 import java.io.InterruptedIOException;

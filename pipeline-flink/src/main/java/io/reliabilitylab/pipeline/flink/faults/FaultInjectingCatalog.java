@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.faults;
+package io.reliabilitylab.pipeline.flink.faults;
 
 import java.io.Closeable;
 import java.io.IOException;

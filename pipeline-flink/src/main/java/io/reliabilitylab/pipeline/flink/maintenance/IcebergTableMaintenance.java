@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.maintenance;
+package io.reliabilitylab.pipeline.flink.maintenance;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 

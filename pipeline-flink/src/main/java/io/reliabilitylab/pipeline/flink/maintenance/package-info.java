@@ -4,6 +4,6 @@
  * io.reliabilitylab.spi.pipeline.MaintenanceReport}.
  */
 @NullMarked
-package io.reliabilitylab.pipeline.direct.maintenance;
+package io.reliabilitylab.pipeline.flink.maintenance;
 
 import org.jspecify.annotations.NullMarked;

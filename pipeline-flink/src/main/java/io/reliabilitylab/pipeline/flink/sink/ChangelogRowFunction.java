@@ -1,8 +1,8 @@
-package io.reliabilitylab.pipeline.direct.job;
+package io.reliabilitylab.pipeline.flink.sink;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.table.data.RowData;
 import org.apiguardian.api.API;

@@ -1,9 +1,9 @@
-package io.reliabilitylab.pipeline.direct.job;
+package io.reliabilitylab.pipeline.flink.sink;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
-import io.reliabilitylab.pipeline.direct.cdc.OrderImage;
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;

@@ -1,10 +1,10 @@
-package io.reliabilitylab.pipeline.direct.job;
+package io.reliabilitylab.pipeline.flink.sink;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.checks.iceberg.OrdersTables;
-import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
-import io.reliabilitylab.pipeline.direct.cdc.OrderImage;
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;

@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.job;
+package io.reliabilitylab.pipeline.flink.sink;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 

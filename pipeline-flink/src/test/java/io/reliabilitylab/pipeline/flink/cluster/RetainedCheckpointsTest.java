@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.cluster;
+package io.reliabilitylab.pipeline.flink.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

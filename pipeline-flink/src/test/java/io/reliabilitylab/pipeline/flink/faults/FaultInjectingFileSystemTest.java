@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.direct.faults;
+package io.reliabilitylab.pipeline.flink.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,12 +1,12 @@
-package io.reliabilitylab.pipeline.direct.maintenance;
+package io.reliabilitylab.pipeline.flink.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.direct.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.spi.pipeline.MaintenanceReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
-package io.reliabilitylab.pipeline.direct.job;
+package io.reliabilitylab.pipeline.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.pipeline.direct.cdc.ChangeEnvelope;
-import io.reliabilitylab.pipeline.direct.cdc.OrderImage;
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.data.RowData;

@@ -1,0 +1,73 @@
+package io.reliabilitylab.pipeline.direct;
+
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.source.BinlogClients;
+import io.reliabilitylab.pipeline.direct.job.DirectJob;
+import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobID;
+
+/**
+ * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL source, which streams
+ * once its binlog reader is connected to the source.
+ */
+final class DirectPipeline extends FlinkPipeline {
+
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  DirectPipeline(FlinkCluster cluster, DirectJob job, JobID jobId, PipelineConfig config) {
+    super(cluster, job, jobId, config);
+  }
+
+  @Override
+  public String name() {
+    return "direct";
+  }
+
+  @Override
+  public DeliverySemantics semantics() {
+    return DeliverySemantics.EXACTLY_ONCE;
+  }
+
+  @Override
+  protected Map<String, String> sourceVersions() {
+    return Map.of(
+        "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
+  }
+
+  /**
+   * Flink CDC has left the snapshot phase once its binlog reader is connected to the source (a
+   * {@code Binlog Dump} thread of the CDC account): changes written from then on arrive as binlog
+   * events, not folded into snapshot reads.
+   */
+  @Override
+  protected void awaitSourceStreaming(Duration timeout) throws Exception {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!binlogReaderConnected()) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new TimeoutException(
+            "Flink CDC's binlog reader did not connect to the source within "
+                + timeout.toSeconds()
+                + " s; job "
+                + jobId()
+                + " is "
+                + state());
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private boolean binlogReaderConnected() throws SQLException {
+    return BinlogClients.dumpConnected(
+        config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
+        config.option(LabOptions.SOURCE_USER).orElseThrow(),
+        config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+  }
+}

@@ -1,0 +1,49 @@
+package io.reliabilitylab.pipeline.flink.job;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/** Reads the job settings every reference pipeline takes from the lab's options. */
+@API(status = INTERNAL)
+public final class JobOptions {
+
+  /** The options {@link #settings} requires. */
+  public static final Set<String> REQUIRED =
+      Set.of(LabOptions.WAREHOUSE_PATH, LabOptions.CHECKPOINTS_PATH);
+
+  /** The options {@link #settings} reads when present. */
+  public static final Set<String> OPTIONAL =
+      Set.of(
+          LabOptions.CHECKPOINT_INTERVAL_MS,
+          LabOptions.CHECKPOINT_TIMEOUT_MS,
+          LabOptions.PARALLELISM,
+          LabOptions.FLINK_REST_ADDRESS,
+          JobVariant.OPTION);
+
+  private JobOptions() {}
+
+  /** The settings the options give, named {@code jobName}; defaults for what they leave out. */
+  public static OrdersJobSettings settings(PipelineConfig config, String jobName) {
+    OrdersJobSettings.Builder builder =
+        OrdersJobSettings.builder()
+            .jobName(jobName)
+            .warehouse(Path.of(config.option(LabOptions.WAREHOUSE_PATH).orElseThrow()))
+            .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
+    config
+        .option(LabOptions.CHECKPOINT_INTERVAL_MS)
+        .ifPresent(ms -> builder.checkpointInterval(Duration.ofMillis(Long.parseLong(ms))));
+    config
+        .option(LabOptions.CHECKPOINT_TIMEOUT_MS)
+        .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
+    config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
+    config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
+    return builder.build();
+  }
+}

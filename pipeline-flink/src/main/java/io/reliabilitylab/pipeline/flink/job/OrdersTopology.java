@@ -1,0 +1,192 @@
+package io.reliabilitylab.pipeline.flink.job;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
+import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.faults.FaultInjectingCatalogLoader;
+import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.flink.faults.OperatorFaultPoint;
+import io.reliabilitylab.pipeline.flink.sink.ChangelogRowFunction;
+import io.reliabilitylab.pipeline.flink.sink.CurrentRowsFunction;
+import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.CheckpointConfig;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.types.RowKind;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apiguardian.api.API;
+
+/**
+ * The part every reference job shares once its source produced {@link ChangeEnvelope}s: the
+ * environment's checkpointing and restart strategy, the operator fault point, and the two Iceberg
+ * sinks — {@code orders_current} upserted on {@code order_id} (equality deletes) and {@code
+ * orders_changelog} with one appended row per envelope, both committing on checkpoints, exactly
+ * once.
+ *
+ * <pre>{@code
+ * OrdersTopology.configure(env, settings);
+ * DataStream<ChangeEnvelope> envelopes = ...; // the job's source
+ * OrdersTopology.sinkTo(envelopes, settings);
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class OrdersTopology {
+
+  private OrdersTopology() {}
+
+  /**
+   * Creates the two Iceberg tables unless they exist, and sets the sink's table property {@value
+   * OrdersJobSettings#MAX_CONTINUOUS_EMPTY_COMMITS} (read by the committer when it starts) on both.
+   */
+  public static void createTablesIfAbsent(OrdersJobSettings settings) {
+    try (IcebergWarehouse warehouse = IcebergWarehouse.open(settings.warehouse())) {
+      warehouse.createOrdersTablesIfAbsent(settings.namespace());
+      String emptyCommits = Integer.toString(settings.maxContinuousEmptyCommits());
+      for (String name : List.of(OrdersTables.CURRENT, OrdersTables.CHANGELOG)) {
+        Table table = warehouse.load(TableIdentifier.of(settings.namespace(), name));
+        if (!emptyCommits.equals(
+            table.properties().get(OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS))) {
+          table
+              .updateProperties()
+              .set(OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS, emptyCommits)
+              .commit();
+        }
+      }
+    }
+  }
+
+  /** Checkpointing (exactly once, retained on cancellation), restarts and parallelism. */
+  public static void configure(StreamExecutionEnvironment env, OrdersJobSettings settings) {
+    Configuration configuration = new Configuration();
+    // A fixed delay: recovery time must not depend on how many faults came before.
+    configuration.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    configuration.set(
+        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, settings.restartAttempts());
+    configuration.set(
+        RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, settings.restartDelay());
+    configuration.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+    configuration.set(
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY, settings.checkpointStorageUri().toString());
+    if (settings.taskStateInFiles()) {
+      configuration.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.ZERO);
+    }
+    env.configure(configuration, OrdersTopology.class.getClassLoader());
+    env.setParallelism(settings.parallelism());
+    env.enableCheckpointing(
+        settings.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    CheckpointConfig checkpoints = env.getCheckpointConfig();
+    checkpoints.setCheckpointTimeout(settings.checkpointTimeout().toMillis());
+    checkpoints.setTolerableCheckpointFailureNumber(settings.tolerableCheckpointFailures());
+    checkpoints.setExternalizedCheckpointRetention(
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+  }
+
+  /**
+   * Adds the operator fault point (with fault points on) and both Iceberg sinks behind a stream of
+   * envelopes.
+   */
+  public static void sinkTo(DataStream<ChangeEnvelope> source, OrdersJobSettings settings) {
+    DataStream<ChangeEnvelope> envelopes = source;
+    if (settings.faultPoints()) {
+      envelopes =
+          envelopes
+              .map(new OperatorFaultPoint<ChangeEnvelope>(new IsSnapshotRead()))
+              .returns(envelopes.getType())
+              .uid(OperatorFaultPoint.UID)
+              .name("fault point " + FaultSwitchboard.OPERATOR);
+    }
+
+    DataStream<RowData> currentRows =
+        envelopes
+            .flatMap(new CurrentRowsFunction())
+            .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
+            .uid("to-current-rows")
+            .name("envelope -> " + OrdersTables.CURRENT);
+    boolean currentAppend = settings.variant() == JobVariant.BROKEN_CURRENT_APPEND;
+    if (currentAppend) {
+      currentRows =
+          currentRows
+              .filter(new InsertsOnly())
+              .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
+              .uid("broken-inserts-only")
+              .name("BROKEN: drop deletes and update-befores");
+    }
+    FlinkSink.Builder current =
+        FlinkSink.forRowData(currentRows)
+            .tableLoader(tableLoader(settings, OrdersTables.CURRENT))
+            .upsert(!currentAppend)
+            .uidPrefix(settings.currentUidPrefix())
+            .writeParallelism(settings.parallelism());
+    if (!currentAppend) {
+      current.equalityFieldColumns(List.of("order_id"));
+    }
+    current.append();
+
+    DataStream<RowData> changelogRows =
+        envelopes
+            .map(new ChangelogRowFunction())
+            .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
+            .uid("to-changelog-rows")
+            .name("envelope -> " + OrdersTables.CHANGELOG);
+    FlinkSink.forRowData(changelogRows)
+        .tableLoader(tableLoader(settings, OrdersTables.CHANGELOG))
+        .uidPrefix(settings.changelogUidPrefix())
+        .writeParallelism(settings.parallelism())
+        .append();
+  }
+
+  private static TableLoader tableLoader(OrdersJobSettings settings, String table) {
+    CatalogLoader catalog =
+        CatalogLoader.hadoop(
+            IcebergWarehouse.CATALOG_NAME,
+            IcebergWarehouse.hadoopConfiguration(),
+            IcebergWarehouse.catalogProperties(settings.warehouse()));
+    if (settings.faultPoints()) {
+      catalog =
+          FaultInjectingCatalogLoader.wrap(
+              catalog,
+              Map.of(
+                  OrdersTables.CURRENT, FaultSwitchboard.SINK_COMMIT_CURRENT,
+                  OrdersTables.CHANGELOG, FaultSwitchboard.SINK_COMMIT_CHANGELOG));
+    }
+    return TableLoader.fromCatalog(catalog, TableIdentifier.of(settings.namespace(), table));
+  }
+
+  /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */
+  private static final class InsertsOnly implements FilterFunction<RowData> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean filter(RowData row) {
+      return row.getRowKind() == RowKind.INSERT || row.getRowKind() == RowKind.UPDATE_AFTER;
+    }
+  }
+
+  /** Tells snapshot-phase reads apart, for the operator fault point's {@code snapshot-phase:K}. */
+  private static final class IsSnapshotRead implements FilterFunction<ChangeEnvelope> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public boolean filter(ChangeEnvelope envelope) {
+      return "r".equals(envelope.op());
+    }
+  }
+}
