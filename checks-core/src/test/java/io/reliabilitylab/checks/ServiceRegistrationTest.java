@@ -23,7 +23,9 @@ class ServiceRegistrationTest {
             EventIdAuditCheck.NAME,
             ChangelogCompletenessCheck.NAME,
             NoDuplicateKeysCheck.NAME,
-            CurrentChangelogConsistencyCheck.NAME)
+            CurrentChangelogConsistencyCheck.NAME,
+            OffsetCheckpointSnapshotLinkageCheck.NAME,
+            DlqIntegrityCheck.NAME)
         .allMatch(Named::isValidName)
         .doesNotHaveDuplicates();
   }
