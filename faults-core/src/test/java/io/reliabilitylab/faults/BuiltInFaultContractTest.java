@@ -1,10 +1,27 @@
 package io.reliabilitylab.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.reliabilitylab.spi.fault.FaultContext;
+import io.reliabilitylab.spi.fault.FaultEvidence;
+import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
+import io.reliabilitylab.spi.fault.FaultStatus;
+import io.reliabilitylab.spi.pipeline.JobState;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every built-in fault, and each of its variants, keeps the testkit's contract. */
 class BuiltInFaultContractTest {
@@ -348,6 +365,162 @@ class BuiltInFaultContractTest {
     String variant() {
       return "several-pending";
     }
+  }
+
+  // the broker path's faults, on a pipeline with a broker
+
+  @Nested
+  class PoisonMessage extends LiveContract {
+    PoisonMessage() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new PoisonMessageInjector();
+    }
+  }
+
+  @Nested
+  class PoisonMessageDefaultVariant extends VariantContract {
+    PoisonMessageDefaultVariant() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new PoisonMessageInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  @Nested
+  class PoisonMessageUnrepairedVariant extends VariantContract {
+    PoisonMessageUnrepairedVariant() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new PoisonMessageInjector();
+    }
+
+    @Override
+    String variant() {
+      return "unrepaired";
+    }
+  }
+
+  @Nested
+  class BrokerRestart extends LiveContract {
+    BrokerRestart() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new BrokerRestartInjector();
+    }
+
+    // down for milliseconds, not the default seconds: the simulation reconnects at once
+    @Override
+    protected FaultSpec spec(FaultInjector injector) {
+      return withParameters(super.spec(injector), Map.of("down", "20"));
+    }
+  }
+
+  @Nested
+  class DuplicateRedelivery extends LiveContract {
+    DuplicateRedelivery() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new DuplicateRedeliveryInjector();
+    }
+  }
+
+  @Nested
+  class DuplicateRedeliveryDefaultVariant extends VariantContract {
+    DuplicateRedeliveryDefaultVariant() {
+      super(SimulatedPipeline::runningWithBroker);
+    }
+
+    @Override
+    protected FaultInjector createInjector() {
+      return new DuplicateRedeliveryInjector();
+    }
+
+    @Override
+    String variant() {
+      return "default";
+    }
+  }
+
+  /**
+   * Beyond the kit's bare pipeline: on a running pipeline without a broker (the direct path's
+   * capabilities), each broker fault is skipped naming what is missing, and nothing is touched.
+   */
+  @Nested
+  class BrokerFaultsWithoutABroker {
+
+    @TempDir Path workDirectory;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.reliabilitylab.faults.BuiltInFaultContractTest#brokerFaults")
+    void areSkippedNamingTheMissingCapabilityAndChangeNothing(
+        String fault, Map<String, String> parameters, String missing) throws Exception {
+      FaultInjector injector =
+          ServiceLoader.load(FaultInjector.class).stream()
+              .map(ServiceLoader.Provider::get)
+              .filter(i -> i.name().equals(fault))
+              .findFirst()
+              .orElseThrow();
+      SimulatedPipeline pipeline = SimulatedPipeline.running();
+      try {
+        FaultSpec spec =
+            new FaultSpec(FaultIds.of(1, fault), fault, new FaultPosition.Now(), parameters);
+        FaultHandle handle =
+            injector.inject(
+                new FaultContext(
+                    pipeline, spec, Clock.systemUTC(), Duration.ofSeconds(5), workDirectory));
+        FaultEvidence evidence = handle.awaitFired(Duration.ofMillis(100));
+
+        assertThat(evidence.status()).isEqualTo(FaultStatus.SKIPPED);
+        assertThat(evidence.reason()).contains("pipeline 'simulated' lacks", missing);
+        assertThat(evidence.reason()).doesNotContain("JobControl", "TableAccess");
+        assertThat(handle.awaitRecovery(Duration.ofMillis(100)).recovered()).isFalse();
+        assertThatCode(
+                () -> {
+                  handle.close();
+                  handle.close();
+                })
+            .doesNotThrowAnyException();
+        assertThat(pipeline.jobId()).isEqualTo("job-1");
+        assertThat(pipeline.restartCount()).isZero();
+        assertThat(pipeline.state()).isEqualTo(JobState.RUNNING);
+      } finally {
+        pipeline.close();
+      }
+    }
+  }
+
+  static Stream<Arguments> brokerFaults() {
+    return Stream.of(
+        Arguments.of(
+            "poison-message", Map.of(), "BrokerControl, DeadLetterQueue, SourceConnectorControl"),
+        Arguments.of(
+            "poison-message",
+            Map.of("repair", "false"),
+            "BrokerControl, DeadLetterQueue, SourceConnectorControl"),
+        Arguments.of("broker-restart", Map.of("down", "20"), "BrokerControl"),
+        Arguments.of(
+            "duplicate-redelivery", Map.of(), "ReplayDeduplication, SourceConnectorControl"));
   }
 
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {

@@ -400,7 +400,10 @@ class FaultProofTest {
             "coordinator-failure",
             "checkpoint-failure",
             "savepoint-restore",
-            "sink-commit-failure");
+            "sink-commit-failure",
+            "poison-message",
+            "broker-restart",
+            "duplicate-redelivery");
   }
 
   @Test

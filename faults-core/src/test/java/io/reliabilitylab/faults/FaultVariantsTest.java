@@ -67,10 +67,16 @@ class FaultVariantsTest {
                         .as("%s:%s at %s", injector.name(), variant.name(), at.text())
                         .contains(at.kind()));
         if (variant.expectsDivergence()) {
-          // only a scenario built on a named upstream defect may be expected to fail its checks
-          assertThat(injector.name() + ":" + variant.name())
-              .isEqualTo("savepoint-restore:older-savepoint");
-          assertThat(variant.knownHazard()).startsWith("apache/iceberg#10892");
+          // only a scenario built on a named upstream defect, or a control that must make the
+          // checks fail, may be expected to fail its checks
+          String scenario = injector.name() + ":" + variant.name();
+          assertThat(scenario)
+              .isIn("savepoint-restore:older-savepoint", "poison-message:unrepaired");
+          assertThat(variant.knownHazard())
+              .startsWith(
+                  scenario.equals("poison-message:unrepaired")
+                      ? "control: "
+                      : "apache/iceberg#10892");
         }
       }
     }
@@ -89,6 +95,24 @@ class FaultVariantsTest {
     assertThat(names(new SavepointRestoreInjector())).containsExactly("default", "older-savepoint");
     assertThat(names(new SinkCommitFailureInjector()))
         .containsExactly("default", "fail-after-swap", "commit-state-unknown", "several-pending");
+    assertThat(names(new PoisonMessageInjector())).containsExactly("default", "unrepaired");
+    assertThat(names(new BrokerRestartInjector())).containsExactly("default");
+    assertThat(names(new DuplicateRedeliveryInjector())).containsExactly("default");
+  }
+
+  @Test
+  void theUnrepairedPoisonIsAControlExpectedToDivergeWithoutRepair() {
+    FaultVariant unrepaired =
+        new PoisonMessageInjector()
+            .variants().stream()
+                .filter(v -> v.name().equals("unrepaired"))
+                .findFirst()
+                .orElseThrow();
+
+    assertThat(unrepaired.expectsDivergence()).isTrue();
+    assertThat(unrepaired.knownHazard()).startsWith("control: ").contains("never repaired");
+    assertThat(unrepaired.parameters()).containsExactly(Map.entry("repair", "false"));
+    assertThat(unrepaired.fixedPosition()).isEmpty();
   }
 
   @Test

@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * background tick processes events, takes a checkpoint every few ticks, commits each completed
  * checkpoint as a snapshot of both tables, and records restarts, exception history, checkpoint
  * failures and TaskManager losses the way an engine would. Knobs make it misbehave, so the proof
- * logic can be shown to refuse what it must not accept.
+ * logic can be shown to refuse what it must not accept. {@link #runningWithBroker()} puts a {@link
+ * SimulatedBroker} between source and job.
  */
 final class SimulatedPipeline
     implements PipelineUnderTest,
@@ -63,6 +64,7 @@ final class SimulatedPipeline
 
   private final Set<Class<? extends PipelineCapability>> capabilities;
   private final Set<String> points;
+  private final @Nullable SimulatedBroker broker;
   private final Path directory;
   private final Map<String, String> configuration = new LinkedHashMap<>();
   private final ScheduledExecutorService ticker;
@@ -107,8 +109,16 @@ final class SimulatedPipeline
   private boolean clusterLost;
 
   private SimulatedPipeline(
-      Set<Class<? extends PipelineCapability>> capabilities, Set<String> points, Path directory) {
-    this.capabilities = Set.copyOf(capabilities);
+      Set<Class<? extends PipelineCapability>> capabilities,
+      Set<String> points,
+      Path directory,
+      boolean withBroker) {
+    this.broker = withBroker ? new SimulatedBroker(this) : null;
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(capabilities);
+    if (withBroker) {
+      offered.addAll(SimulatedBroker.capabilities());
+    }
+    this.capabilities = Set.copyOf(offered);
     this.points = Set.copyOf(points);
     this.directory = directory;
     configuration.put("flink.cluster", "embedded MiniCluster (simulated)");
@@ -127,28 +137,47 @@ final class SimulatedPipeline
             });
   }
 
-  /** A running pipeline with every capability and every fault point. */
+  private static final Set<Class<? extends PipelineCapability>> DIRECT =
+      Set.of(
+          JobControl.class,
+          TaskManagerControl.class,
+          SavepointControl.class,
+          FaultPoints.class,
+          TableAccess.class);
+  private static final Set<String> ALL_POINTS =
+      Set.of(
+          "source-enumerator",
+          "operator",
+          "checkpoint-storage",
+          "sink-commit",
+          "sink-commit-current");
+
+  /** A running pipeline with every capability of the direct path and every fault point. */
   static SimulatedPipeline running() {
-    return running(
-        Set.of(
-            JobControl.class,
-            TaskManagerControl.class,
-            SavepointControl.class,
-            FaultPoints.class,
-            TableAccess.class),
-        Set.of(
-            "source-enumerator",
-            "operator",
-            "checkpoint-storage",
-            "sink-commit",
-            "sink-commit-current"));
+    return running(DIRECT, ALL_POINTS);
+  }
+
+  /**
+   * A running pipeline with a broker between source and job: every capability of {@link #running()}
+   * plus the {@link SimulatedBroker}'s, whose knobs {@link #broker()} reaches.
+   */
+  static SimulatedPipeline runningWithBroker() {
+    return start(DIRECT, ALL_POINTS, true);
   }
 
   static SimulatedPipeline running(
       Set<Class<? extends PipelineCapability>> capabilities, Set<String> points) {
+    return start(capabilities, points, false);
+  }
+
+  private static SimulatedPipeline start(
+      Set<Class<? extends PipelineCapability>> capabilities,
+      Set<String> points,
+      boolean withBroker) {
     try {
       SimulatedPipeline pipeline =
-          new SimulatedPipeline(capabilities, points, Files.createTempDirectory("srl-sim-"));
+          new SimulatedPipeline(
+              capabilities, points, Files.createTempDirectory("srl-sim-"), withBroker);
       pipeline.ticker.scheduleWithFixedDelay(pipeline::tick, 2, 2, TimeUnit.MILLISECONDS);
       return pipeline;
     } catch (IOException e) {
@@ -203,11 +232,27 @@ final class SimulatedPipeline
     configuration.put(key, value);
   }
 
+  /** The broker path, for its knobs; only on a pipeline from {@link #runningWithBroker()}. */
+  SimulatedBroker broker() {
+    if (broker == null) {
+      throw new IllegalStateException("this simulated pipeline has no broker: runningWithBroker()");
+    }
+    return broker;
+  }
+
+  /** Fails the job as the broker path's job would (a poison record, say): one restart. */
+  synchronized void failJob(String message) {
+    failWith(message, "kafka-source", false);
+  }
+
   // the simulation
 
   private synchronized void tick() {
     ticks++;
     try {
+      if (broker != null) {
+        broker.publishTick(); // the connector publishes whatever the job does
+      }
       if (state == JobState.RESTARTING) {
         if (--restartTicksLeft <= 0 && !taskManagers.isEmpty()) {
           state = JobState.RUNNING;
@@ -216,6 +261,12 @@ final class SimulatedPipeline
       }
       if (state != JobState.RUNNING) {
         return;
+      }
+      if (broker != null) {
+        broker.consumeTick();
+        if (state != JobState.RUNNING) {
+          return; // the job failed on what it read
+        }
       }
       events += EVENTS_PER_TICK;
       for (Map.Entry<String, Arming> entry : List.copyOf(armed.entrySet())) {
@@ -398,6 +449,9 @@ final class SimulatedPipeline
                   jobId,
                   checkpoint));
     }
+    if (broker != null) {
+      broker.committed(snapshotCounter); // the changelog's snapshot, committed last
+    }
   }
 
   private void fire(String faultId) {
@@ -432,6 +486,9 @@ final class SimulatedPipeline
             global));
     restarts += 1 + extraRestartsPerFailure;
     failed = true;
+    if (broker != null) {
+      broker.jobRestarted();
+    }
     if (!skipped.isEmpty()) {
       // the restore keeps pending files above the max committed id only: the skipped ones go
       lostEvents += (long) skipped.size() * TICKS_PER_CHECKPOINT * EVENTS_PER_TICK;
@@ -464,7 +521,16 @@ final class SimulatedPipeline
 
   @Override
   public <T extends PipelineCapability> Optional<T> capability(Class<T> type) {
-    return capabilities.contains(type) ? Optional.of(type.cast(this)) : Optional.empty();
+    if (!capabilities.contains(type)) {
+      return Optional.empty();
+    }
+    if (broker != null) {
+      Optional<T> offered = broker.capability(type);
+      if (offered.isPresent()) {
+        return offered;
+      }
+    }
+    return Optional.of(type.cast(this));
   }
 
   @Override
@@ -759,6 +825,15 @@ final class SimulatedPipeline
   @Override
   public Changelog changelog(long snapshotId) {
     throw new UnsupportedOperationException("the simulation holds no rows");
+  }
+
+  /** With a broker, whether an event reached the changelog; without, no rows to look in. */
+  @Override
+  public boolean changelogContains(long snapshotId, long eventId) {
+    if (broker == null) {
+      throw new UnsupportedOperationException("the simulation holds no rows");
+    }
+    return broker.changelogContains(snapshotId, eventId);
   }
 
   @Override

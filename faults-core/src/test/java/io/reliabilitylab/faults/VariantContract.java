@@ -5,6 +5,7 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The testkit's contract for one named variant of a fault, live against a {@link
@@ -12,6 +13,12 @@ import java.util.Map;
  * the lab's runner, a position shortly ahead of the running job.
  */
 abstract class VariantContract extends LiveContract {
+
+  VariantContract() {}
+
+  VariantContract(Supplier<SimulatedPipeline> pipelines) {
+    super(pipelines);
+  }
 
   /** The variant's name, as listed by the injector's {@code variants()}. */
   abstract String variant();

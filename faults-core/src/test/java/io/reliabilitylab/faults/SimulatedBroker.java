@@ -1,0 +1,666 @@
+package io.reliabilitylab.faults;
+
+import io.reliabilitylab.spi.check.DlqRecord;
+import io.reliabilitylab.spi.check.LinkageRecord;
+import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The broker path of a {@link SimulatedPipeline} in miniature: a source connector that publishes
+ * change records to a one-partition topic on the pipeline's tick, a job that consumes them,
+ * deduplicates replays and quarantines corrupted records in a dead-letter topic, a repair replay,
+ * and a broker that can be stopped. Every method runs under the pipeline's monitor, so the
+ * simulation moves one tick at a time. Knobs make it misbehave, so that the broker faults' proofs
+ * can be shown to refuse what they must not accept.
+ */
+final class SimulatedBroker {
+
+  static final String TOPIC = "lab.inventory.orders";
+  static final String DLQ_TOPIC = TOPIC + ".dlq";
+  static final String CONSUMER_GROUP = "srl-broker-job";
+  static final String ADDRESS = "localhost:19092";
+  static final int RECORDS_PER_TICK = 5;
+  static final String RUNNING = "RUNNING";
+  static final String STARTING = "STARTING";
+  static final String STOPPED = "STOPPED";
+
+  /** One record in the topic: the change at a source position, as published. */
+  private record TopicRecord(
+      long offset, long position, long timestampMs, boolean corrupted, byte[] value) {}
+
+  private record Corruption(long remaining, String faultId) {}
+
+  private final SimulatedPipeline pipeline;
+  private final List<TopicRecord> topic = new ArrayList<>();
+  private final List<DlqRecord> dlq = new ArrayList<>();
+  private final List<DeadLetterQueue.Repair> repairs = new ArrayList<>();
+  private final List<LinkageRecord> observations = new ArrayList<>();
+  private final Map<String, SourceConnectorControl.CorruptedRecord> corrupted = new HashMap<>();
+  private final Map<String, Long> marks = new HashMap<>();
+  // the job's dedup state: event ids it has passed on
+  private final Set<Long> seen = new HashSet<>();
+  // event ids passed on since the last commit, and the changelog snapshot that committed each
+  private final List<Long> uncommitted = new ArrayList<>();
+  private final Map<Long, Long> committedIn = new HashMap<>();
+
+  private final Connector connector = new Connector();
+  private final Broker broker = new Broker();
+  private final Dlq deadLetters = new Dlq();
+  private final Dedup dedup = new Dedup();
+
+  private String connectorStatus = RUNNING;
+  private boolean brokerUp = true;
+  private long lastPublished; // the source position the connector published last
+  private long highestBeforeRewind = -1;
+  private long published;
+  private long republished;
+  private long consumed; // the job's position in the topic
+  private long committedOffset;
+  private long droppedReplays;
+  private long replaysRead;
+  private long connectorStarts;
+  private @Nullable Corruption armed;
+
+  // misbehaviour
+  private boolean quarantineTwice;
+  private boolean quarantineAgainAfterRepair;
+  private boolean dlqAltersBytes;
+  private boolean failJobOnPoison;
+  private boolean repairFails;
+  private boolean dedupPassesEveryOtherReplay;
+  private boolean failJobOnReplay;
+  private boolean answersWhileDown;
+  private boolean rewindFails;
+  private Duration startTakes = Duration.ZERO;
+
+  SimulatedBroker(SimulatedPipeline pipeline) {
+    this.pipeline = pipeline;
+  }
+
+  /** The capabilities this broker path offers. */
+  static Set<Class<? extends PipelineCapability>> capabilities() {
+    return Set.of(
+        BrokerControl.class,
+        SourceConnectorControl.class,
+        DeadLetterQueue.class,
+        ReplayDeduplication.class);
+  }
+
+  /** The capability of a type, or empty when the broker path does not offer it. */
+  <T extends PipelineCapability> Optional<T> capability(Class<T> type) {
+    if (type == BrokerControl.class) {
+      return Optional.of(type.cast(broker));
+    }
+    if (type == SourceConnectorControl.class) {
+      return Optional.of(type.cast(connector));
+    }
+    if (type == DeadLetterQueue.class) {
+      return Optional.of(type.cast(deadLetters));
+    }
+    if (type == ReplayDeduplication.class) {
+      return Optional.of(type.cast(dedup));
+    }
+    return Optional.empty();
+  }
+
+  // misbehaviour knobs
+
+  /** The job writes two dead-letter records for one corrupted record, at once. */
+  SimulatedBroker quarantineTwice() {
+    synchronized (pipeline) {
+      quarantineTwice = true;
+      return this;
+    }
+  }
+
+  /** The job quarantines the corrupted record a second time, when it reads the repair. */
+  SimulatedBroker quarantineAgainAfterRepair() {
+    synchronized (pipeline) {
+      quarantineAgainAfterRepair = true;
+      return this;
+    }
+  }
+
+  /** The dead-letter record keeps other bytes than the corrupted record's. */
+  SimulatedBroker dlqAltersBytes() {
+    synchronized (pipeline) {
+      dlqAltersBytes = true;
+      return this;
+    }
+  }
+
+  /** A corrupted record fails the job (one restart) before it is quarantined. */
+  SimulatedBroker failJobOnPoison() {
+    synchronized (pipeline) {
+      failJobOnPoison = true;
+      return this;
+    }
+  }
+
+  /** The repair cannot decode the quarantined record. */
+  SimulatedBroker repairFails() {
+    synchronized (pipeline) {
+      repairFails = true;
+      return this;
+    }
+  }
+
+  /** The dedup lets every other replay through instead of dropping it. */
+  SimulatedBroker dedupPassesEveryOtherReplay() {
+    synchronized (pipeline) {
+      dedupPassesEveryOtherReplay = true;
+      return this;
+    }
+  }
+
+  /** The first replay the job reads fails it (one restart), which resets its dedup counter. */
+  SimulatedBroker failJobOnReplay() {
+    synchronized (pipeline) {
+      failJobOnReplay = true;
+      return this;
+    }
+  }
+
+  /** Offsets can still be observed while the broker is stopped. */
+  SimulatedBroker answersWhileDown() {
+    synchronized (pipeline) {
+      answersWhileDown = true;
+      return this;
+    }
+  }
+
+  /** A connector start shows {@code STARTING} this long, and ignores interrupts meanwhile. */
+  SimulatedBroker connectorStartTakes(Duration duration) {
+    synchronized (pipeline) {
+      startTakes = duration;
+      return this;
+    }
+  }
+
+  /** A rewind stops the connector, then fails to put the old offsets back. */
+  SimulatedBroker rewindFails() {
+    synchronized (pipeline) {
+      rewindFails = true;
+      return this;
+    }
+  }
+
+  // what the tests look at
+
+  /** How often the connector was started (a rewind counts), to catch a double start. */
+  long connectorStarts() {
+    synchronized (pipeline) {
+      return connectorStarts;
+    }
+  }
+
+  boolean brokerUp() {
+    synchronized (pipeline) {
+      return brokerUp;
+    }
+  }
+
+  /** Whether the changelog snapshot {@code snapshotId} holds the event. */
+  boolean changelogContains(long snapshotId, long eventId) {
+    synchronized (pipeline) {
+      Long committed = committedIn.get(eventId);
+      return committed != null && committed <= snapshotId;
+    }
+  }
+
+  // the simulation, driven by the pipeline's tick under its monitor
+
+  /** The connector publishes a few change records, if it runs and the broker is up. */
+  void publishTick() {
+    if (!RUNNING.equals(connectorStatus) || !brokerUp) {
+      return;
+    }
+    for (int i = 0; i < RECORDS_PER_TICK; i++) {
+      long position = ++lastPublished;
+      published++;
+      if (position <= highestBeforeRewind) {
+        republished++;
+      }
+      Corruption corruption = armed;
+      if (corruption != null && corruption.remaining() <= 1) {
+        armed = null;
+        publishCorrupted(position, corruption.faultId());
+        connectorStatus = STOPPED; // the rest of the batch waits for the next start
+        return;
+      }
+      if (corruption != null) {
+        armed = new Corruption(corruption.remaining() - 1, corruption.faultId());
+      }
+      append(position, false, json(position));
+    }
+  }
+
+  private void publishCorrupted(long position, String faultId) {
+    byte[] original = json(position);
+    byte[] value = new byte[original.length + 2];
+    value[0] = (byte) 0xC3;
+    value[1] = (byte) 0x28;
+    System.arraycopy(original, 0, value, 2, original.length);
+    TopicRecord record = append(position, true, value);
+    corrupted.put(
+        faultId,
+        new SourceConnectorControl.CorruptedRecord(
+            TOPIC,
+            0,
+            record.offset(),
+            record.timestampMs(),
+            key(position),
+            sha256(value),
+            value.length,
+            position,
+            Instant.now()));
+  }
+
+  private TopicRecord append(long position, boolean isCorrupted, byte[] value) {
+    TopicRecord record =
+        new TopicRecord(topic.size(), position, System.currentTimeMillis(), isCorrupted, value);
+    topic.add(record);
+    return record;
+  }
+
+  /** The job reads what the topic holds beyond its position, if the broker is up. */
+  void consumeTick() {
+    if (!brokerUp) {
+      return;
+    }
+    while (consumed < topic.size()) {
+      TopicRecord record = topic.get((int) consumed);
+      consumed++;
+      if (record.corrupted()) {
+        if (failJobOnPoison) {
+          failJobOnPoison = false;
+          pipeline.failJob("a poison record failed the job at " + TOPIC + "/0@" + record.offset());
+        }
+        quarantine(record);
+        if (quarantineTwice) {
+          quarantine(record);
+        }
+        continue;
+      }
+      long eventId = record.position();
+      if (!seen.add(eventId)) {
+        if (failJobOnReplay) {
+          failJobOnReplay = false;
+          pipeline.failJob(
+              "a replayed record failed the job at " + TOPIC + "/0@" + record.offset());
+          return;
+        }
+        if (dedupPassesEveryOtherReplay && ++replaysRead % 2 == 1) {
+          uncommitted.add(eventId); // a duplicate the dedup let through
+        } else {
+          droppedReplays++;
+        }
+        continue;
+      }
+      uncommitted.add(eventId);
+      if (quarantineAgainAfterRepair && isRepair(record)) {
+        topic.stream()
+            .filter(TopicRecord::corrupted)
+            .filter(c -> c.position() == record.position())
+            .findFirst()
+            .ifPresent(this::quarantine);
+      }
+    }
+  }
+
+  private boolean isRepair(TopicRecord record) {
+    return repairs.stream().anyMatch(r -> r.offset() == record.offset() && r.repaired());
+  }
+
+  private void quarantine(TopicRecord record) {
+    byte[] kept = dlqAltersBytes ? json(record.position()) : record.value();
+    dlq.add(
+        new DlqRecord(
+            DLQ_TOPIC,
+            0,
+            dlq.size(),
+            TOPIC,
+            0,
+            record.offset(),
+            record.timestampMs(),
+            "io.reliabilitylab.pipeline.broker.wire.InvalidChangeRecordException",
+            "the value is not valid UTF-8",
+            Instant.now(),
+            1,
+            sha256(kept),
+            kept.length,
+            true));
+  }
+
+  /** The job failed: Flink resets operator counters when the job restarts. */
+  void jobRestarted() {
+    droppedReplays = 0;
+  }
+
+  /** The job's sinks committed a checkpoint: the events passed on so far are in that snapshot. */
+  void committed(long changelogSnapshotId) {
+    for (long eventId : uncommitted) {
+      committedIn.putIfAbsent(eventId, changelogSnapshotId);
+    }
+    uncommitted.clear();
+    committedOffset = consumed;
+  }
+
+  /** Like an engine start that does not heed interrupts; the interrupt is kept for later. */
+  private static void sleepThroughInterrupts(Duration duration) {
+    long deadline = System.nanoTime() + duration.toNanos();
+    boolean interrupted = false;
+    while (System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static byte[] json(long position) {
+    return ("{\"op\":\"u\",\"id\":" + position + ",\"status\":\"PAID\"}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String key(long position) {
+    return "{\"id\":" + position + "}";
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  // the capabilities; each is a view on the state above, under the pipeline's monitor
+
+  private final class Connector implements SourceConnectorControl {
+
+    @Override
+    public String status() {
+      synchronized (pipeline) {
+        return connectorStatus;
+      }
+    }
+
+    @Override
+    public void stop() {
+      synchronized (pipeline) {
+        connectorStatus = STOPPED;
+      }
+    }
+
+    @Override
+    public void start() {
+      Duration takes;
+      synchronized (pipeline) {
+        if (!STOPPED.equals(connectorStatus)) {
+          // as the real publisher: a second start is refused, so a double start shows
+          throw new IllegalStateException(
+              "The publisher is " + connectorStatus + ": stop() it first");
+        }
+        connectorStarts++;
+        takes = startTakes;
+        connectorStatus = takes.isZero() ? RUNNING : STARTING;
+      }
+      if (!takes.isZero()) {
+        sleepThroughInterrupts(takes);
+        synchronized (pipeline) {
+          connectorStatus = RUNNING;
+        }
+      }
+    }
+
+    @Override
+    public long published() {
+      synchronized (pipeline) {
+        return published;
+      }
+    }
+
+    @Override
+    public void corruptNext(long k, String faultId) {
+      synchronized (pipeline) {
+        if (k < 1) {
+          throw new IllegalArgumentException("k counts from 1, got " + k);
+        }
+        if (armed != null) {
+          throw new IllegalStateException("a corruption is armed already");
+        }
+        armed = new Corruption(k, faultId);
+      }
+    }
+
+    @Override
+    public Optional<CorruptedRecord> corrupted(String faultId) {
+      synchronized (pipeline) {
+        return Optional.ofNullable(corrupted.get(faultId));
+      }
+    }
+
+    @Override
+    public String markOffsets() {
+      synchronized (pipeline) {
+        String mark = "offsets-" + (marks.size() + 1);
+        marks.put(mark, lastPublished);
+        return mark;
+      }
+    }
+
+    @Override
+    public void restartFrom(String mark) {
+      synchronized (pipeline) {
+        Long position = marks.get(mark);
+        if (position == null) {
+          throw new IllegalArgumentException("no offsets mark " + mark + "; take one first");
+        }
+        connectorStatus = STOPPED;
+        if (rewindFails) {
+          throw new IllegalStateException("cannot replace the offset file with " + mark);
+        }
+        highestBeforeRewind = Math.max(highestBeforeRewind, lastPublished);
+        republished = 0;
+        lastPublished = position;
+      }
+      start();
+    }
+
+    @Override
+    public long republished() {
+      synchronized (pipeline) {
+        return republished;
+      }
+    }
+
+    @Override
+    public boolean caughtUp() {
+      synchronized (pipeline) {
+        return highestBeforeRewind >= 0 && lastPublished > highestBeforeRewind;
+      }
+    }
+  }
+
+  private final class Broker implements BrokerControl {
+
+    @Override
+    public void stop() {
+      synchronized (pipeline) {
+        brokerUp = false;
+      }
+    }
+
+    @Override
+    public void start() {
+      synchronized (pipeline) {
+        brokerUp = true;
+      }
+    }
+
+    @Override
+    public LinkageRecord observeLinkage(String label) throws Exception {
+      synchronized (pipeline) {
+        requireUp();
+        if ("final".equals(label)) {
+          // bounded, like the real one: a commit still in flight is not a lag
+          long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+          while (committedOffset < topic.size() && System.nanoTime() < deadline) {
+            pipeline.wait(5);
+          }
+        }
+        Map<String, LinkageRecord.SnapshotRef> snapshots = new LinkedHashMap<>();
+        for (String table : List.of(SimulatedPipeline.CURRENT, SimulatedPipeline.CHANGELOG)) {
+          List<SnapshotInfo> all = pipeline.snapshots(table);
+          if (!all.isEmpty()) {
+            SnapshotInfo latest = all.get(all.size() - 1);
+            snapshots.put(
+                table,
+                new LinkageRecord.SnapshotRef(
+                    latest.snapshotId(), latest.flinkJobId(), latest.committedCheckpointId()));
+          }
+        }
+        CheckpointInfo latest =
+            pipeline.checkpoints().stream().reduce((first, second) -> second).orElse(null);
+        LinkageRecord record =
+            new LinkageRecord(
+                label,
+                Instant.now(),
+                TOPIC,
+                CONSUMER_GROUP,
+                List.of(new LinkageRecord.PartitionOffset(0, committedOffset, topic.size())),
+                latest == null
+                    ? null
+                    : new LinkageRecord.CheckpointRef(
+                        latest.id(), latest.status(), latest.externalPath()),
+                snapshots);
+        observations.add(record);
+        return record;
+      }
+    }
+
+    @Override
+    public List<LinkageRecord> observations() {
+      synchronized (pipeline) {
+        return List.copyOf(observations);
+      }
+    }
+
+    @Override
+    public String address() {
+      return ADDRESS;
+    }
+  }
+
+  private void requireUp() throws ConnectException {
+    if (!brokerUp && !answersWhileDown) {
+      throw new ConnectException("Connection to node 1 (" + ADDRESS + ") could not be established");
+    }
+  }
+
+  private final class Dlq implements DeadLetterQueue {
+
+    @Override
+    public String topic() {
+      return DLQ_TOPIC;
+    }
+
+    @Override
+    public List<DlqRecord> records() throws Exception {
+      synchronized (pipeline) {
+        requireUp();
+        return List.copyOf(dlq);
+      }
+    }
+
+    @Override
+    public Repair repair(DlqRecord record) throws Exception {
+      synchronized (pipeline) {
+        requireUp();
+        String original =
+            record.originalTopic()
+                + "/"
+                + record.originalPartition()
+                + "@"
+                + record.originalOffset();
+        TopicRecord source =
+            record.originalOffset() >= 0 && record.originalOffset() < topic.size()
+                ? topic.get((int) record.originalOffset())
+                : null;
+        Repair repair;
+        if (repairFails || source == null || !source.corrupted()) {
+          repair =
+              new Repair(
+                  original,
+                  false,
+                  "the value does not decode to a change after the corrupted prefix",
+                  "",
+                  -1,
+                  -1,
+                  -1,
+                  null,
+                  null,
+                  Instant.now());
+        } else {
+          TopicRecord republishedRecord = append(source.position(), false, json(source.position()));
+          repair =
+              new Repair(
+                  original,
+                  true,
+                  "recovered the update of order " + source.position(),
+                  TOPIC,
+                  0,
+                  republishedRecord.offset(),
+                  republishedRecord.timestampMs(),
+                  key(source.position()),
+                  source.position(),
+                  Instant.now());
+        }
+        repairs.add(repair);
+        return repair;
+      }
+    }
+
+    @Override
+    public List<Repair> repairs() {
+      synchronized (pipeline) {
+        return List.copyOf(repairs);
+      }
+    }
+  }
+
+  private final class Dedup implements ReplayDeduplication {
+    @Override
+    public long droppedReplays() {
+      synchronized (pipeline) {
+        return droppedReplays;
+      }
+    }
+  }
+}
