@@ -112,12 +112,13 @@ final class RunCommand implements Callable<Integer> {
           spec.commandLine(), "--events must be >= 0, got " + events + ".");
     }
     Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
-    pipelines.get(pipeline);
+    PipelineProvider provider = pipelines.get(pipeline);
     Plugins<FaultInjector> discoveredFaults = Plugins.faults(pluginClassLoader).requireNoProblems();
     List<FaultSelection.Choice> selectedFaults;
     List<String> exercises;
     try {
-      selectedFaults = FaultSelection.parse(faults, discoveredFaults.all());
+      selectedFaults =
+          FaultSelection.parse(faults, discoveredFaults.all(), provider.capabilities());
       exercises = exercises(scenarios);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());

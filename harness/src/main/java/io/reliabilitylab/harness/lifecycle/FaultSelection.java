@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -50,6 +51,19 @@ public final class FaultSelection {
    *     ones
    */
   public static List<Choice> parse(String selection, List<FaultInjector> discovered) {
+    return parse(selection, discovered, Set.of());
+  }
+
+  /**
+   * As {@link #parse(String, List)}, but {@code all} keeps only the faults whose required
+   * capabilities the pipeline can offer (all of them when {@code offered} is empty: not declared).
+   * A fault named explicitly is kept either way; it is skipped, and reported, if the pipeline lacks
+   * what it needs.
+   */
+  public static List<Choice> parse(
+      String selection,
+      List<FaultInjector> discovered,
+      Set<Class<? extends PipelineCapability>> offered) {
     Objects.requireNonNull(selection, "selection");
     Map<String, FaultInjector> byName = new LinkedHashMap<>();
     discovered.forEach(fault -> byName.put(fault.name(), fault));
@@ -59,7 +73,9 @@ public final class FaultSelection {
     }
     if (trimmed.equals("all")) {
       List<Choice> all = new ArrayList<>();
-      discovered.forEach(fault -> fault.variants().forEach(v -> all.add(new Choice(fault, v))));
+      discovered.stream()
+          .filter(fault -> offered.isEmpty() || offered.containsAll(fault.requiredCapabilities()))
+          .forEach(fault -> fault.variants().forEach(v -> all.add(new Choice(fault, v))));
       return all;
     }
     Set<String> seen = new LinkedHashSet<>();

@@ -26,7 +26,9 @@ import io.reliabilitylab.harness.workload.WorkloadConfig;
 import io.reliabilitylab.harness.workload.WorkloadGenerator;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.Evidence;
+import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.data.DeliverySemantics;
@@ -60,6 +62,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -301,11 +304,15 @@ public final class ScenarioRunner {
             if (baselinePoint == null) {
               return;
             }
+            BrokerEvidence broker = BrokerEvidence.of(pipeline);
+            record.baselineLinkage(broker.observe("baseline"));
             reconcile(
-                pipeline.semantics(),
+                pipeline,
                 tables,
                 baselinePoint,
                 baseline,
+                broker.linkage(),
+                List.of(),
                 runDirectory,
                 record,
                 "baseline:");
@@ -336,8 +343,27 @@ public final class ScenarioRunner {
         // source's position as it is now.
         record.sourcePosition(SourcePositions.current(source).orElse(null));
 
+        Instant linkageAt = clock.instant();
+        BrokerEvidence broker = BrokerEvidence.of(pipeline);
+        record.finalLinkage(broker.observe("final"));
         Instant reconcileAt = clock.instant();
-        reconcile(pipeline.semantics(), tables, point, expected, runDirectory, record, "");
+        if (broker.present()) {
+          record.timing("linkage", Duration.between(linkageAt, reconcileAt));
+        }
+        record.repairLinkage(broker.latest("repair"));
+        List<DlqRecord> deadLetters = broker.deadLetters();
+        deadLetters.forEach(record::dlqRecord);
+        record.quarantine(broker.quarantine());
+        reconcile(
+            pipeline,
+            tables,
+            point,
+            expected,
+            broker.linkage(),
+            deadLetters,
+            runDirectory,
+            record,
+            "");
         record.timing("reconcile", Duration.between(reconcileAt, clock.instant()));
         record.snapshots(allSnapshots(tables));
       } catch (TimeoutException e) {
@@ -350,14 +376,17 @@ public final class ScenarioRunner {
   }
 
   private void reconcile(
-      DeliverySemantics semantics,
+      PipelineUnderTest pipeline,
       TableAccess tables,
       CatchUp.Point point,
       Expectation expected,
+      List<LinkageRecord> linkage,
+      List<DlqRecord> deadLetters,
       Path runDirectory,
       RunRecord.Builder record,
       String label)
       throws Exception {
+    DeliverySemantics semantics = pipeline.semantics();
     Path spill = Files.createDirectories(runDirectory.resolve("spill"));
     RowSet sourceRows = SourceRowReader.orders(source);
     // The lab checks itself first: the source must hold what the oracle expects, or every later
@@ -384,9 +413,29 @@ public final class ScenarioRunner {
             .expectedChangelog(expected.changelog())
             .actualChangelog(tables.changelog(point.changelog().snapshotId()))
             .checkpointId(point.checkpointId())
+            .linkage(linkage)
+            .dlqRecords(deadLetters)
             .workDirectory(spill)
             .build();
+    List<String> notApplicable = new ArrayList<>();
     for (ReconciliationCheck check : checks) {
+      if (!label.isEmpty() && !check.requiredCapabilities().isEmpty()) {
+        // The baseline reconciles the tables; a broker's offsets and dead letters are judged once,
+        // at the end, when the job has had time to commit them (a Kafka source commits offsets
+        // only after the checkpoint that holds them, and late on an idle topic).
+        continue;
+      }
+      if (!pipeline.capabilities().containsAll(check.requiredCapabilities())) {
+        notApplicable.add(
+            check.name()
+                + " (needs "
+                + check.requiredCapabilities().stream()
+                    .map(Class::getSimpleName)
+                    .sorted()
+                    .collect(Collectors.joining(", "))
+                + ")");
+        continue;
+      }
       CheckResult result = check.check(context);
       record.check(
           new CheckResult(
@@ -394,6 +443,10 @@ public final class ScenarioRunner {
       if (label.isEmpty() && check.name().equals("snapshot-diff")) {
         record.snapshotDiffCount(result.evidence().count("diff_count"));
       }
+    }
+    if (!notApplicable.isEmpty()) {
+      // Not a verdict: the pipeline has no such part (a direct pipeline has no broker).
+      record.configuration("checks.not-applicable", String.join("; ", notApplicable));
     }
   }
 
@@ -517,12 +570,14 @@ public final class ScenarioRunner {
       Future<?> writing = null;
       int sequence = 0;
       for (PlannedFault planned : plan.faults()) {
-        ArmedFault armed = arm(planned, ++sequence, pipeline, plan, runDirectory);
         if (writing == null) {
-          // The workload keeps writing to the source while the fault fires and heals: paced to
-          // span the fault, since unpaced it would be written before the fault fires.
+          // The workload keeps writing to the source while the fault is injected, fires and
+          // heals: paced to span the fault, since unpaced it would be written before the fault
+          // fires. It starts with the injection, as some faults act on the writes themselves (a
+          // connector rewound by some events, a broker down while changes arrive).
           writing = writer.submit(() -> pacedWriter(rest).write(rest));
         }
+        ArmedFault armed = arm(planned, ++sequence, pipeline, plan, runDirectory);
         complete(armed, plan, record);
       }
       if (writing != null) {
