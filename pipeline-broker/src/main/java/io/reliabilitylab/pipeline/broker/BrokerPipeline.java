@@ -1,0 +1,448 @@
+package io.reliabilitylab.pipeline.broker;
+
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.source.BinlogClients;
+import io.reliabilitylab.pipeline.broker.dlq.DeadLetterLog;
+import io.reliabilitylab.pipeline.broker.job.BrokerJob;
+import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
+import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
+import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
+import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
+import io.reliabilitylab.pipeline.broker.source.OffsetSnapshot;
+import io.reliabilitylab.pipeline.broker.source.PoisonEvidence;
+import io.reliabilitylab.pipeline.broker.source.RewindEvidence;
+import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.spi.check.DlqRecord;
+import io.reliabilitylab.spi.check.LinkageRecord;
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.JobID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running broker pipeline: {@link FlinkPipeline} reading a Kafka topic that a Debezium engine
+ * fills from the source, with the broker, the connector, the dead-letter topic and the job's replay
+ * deduplication under the lab's control. Closing it cancels the job and stops the connector and a
+ * broker it started.
+ */
+final class BrokerPipeline extends FlinkPipeline
+    implements BrokerControl, DeadLetterQueue, ReplayDeduplication {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BrokerPipeline.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+  // Only the end of a run must show a steady state; earlier observations record what they see.
+  private static final Set<String> STEADY_LABELS = Set.of("final");
+  // How long the final observation waits for offsets, checkpoint and snapshots to agree. Flink's
+  // Kafka source commits a checkpoint's offsets only once its consumer's poll returns, which on
+  // an idle topic takes up to its fixed 10 s poll timeout.
+  private static final Duration SETTLE = Duration.ofSeconds(25);
+
+  /** What a run of this pipeline can and cannot show. */
+  static final String CLAIM_BOUNDARY =
+      "MariaDB GTID binlog -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
+          + " topic -> Flink KafkaSource (offsets committed on checkpoints) -> keyed replay dedup"
+          + " -> Iceberg v2 exactly-once sinks; one JVM on one machine, the embedded broker a single"
+          + " node with replication 1";
+
+  private final @Nullable EmbeddedKafkaBroker broker;
+  private final DebeziumPublisher publisher;
+  private final KafkaTopics topics;
+  private final BrokerJob brokerJob;
+  private final DeadLetterLog deadLetters;
+  private final List<LinkageRecord> observations = new CopyOnWriteArrayList<>();
+  private final Map<String, CompletableFuture<PoisonEvidence>> poisons = new ConcurrentHashMap<>();
+  private final Map<String, OffsetSnapshot> marks = new ConcurrentHashMap<>();
+  private final AtomicInteger markCount = new AtomicInteger();
+  private volatile @Nullable RewindEvidence lastRewind;
+  private final Connector connector = new Connector();
+
+  BrokerPipeline(
+      FlinkCluster cluster,
+      BrokerJob job,
+      JobID jobId,
+      PipelineConfig config,
+      @Nullable EmbeddedKafkaBroker broker,
+      DebeziumPublisher publisher,
+      KafkaTopics topics) {
+    super(cluster, job, jobId, config);
+    this.broker = broker;
+    this.publisher = publisher;
+    this.topics = topics;
+    this.brokerJob = job;
+    this.deadLetters =
+        new DeadLetterLog(
+            job.config().bootstrapServers(), job.config().deadLetterTopic(), job.config().topic());
+  }
+
+  @Override
+  public String name() {
+    return "broker";
+  }
+
+  /**
+   * At least once from the connector into Kafka (a restarted engine republishes), deduplicated by
+   * source position before the exactly-once sinks.
+   */
+  @Override
+  public DeliverySemantics semantics() {
+    return DeliverySemantics.AT_LEAST_ONCE;
+  }
+
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities() {
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(super.capabilities());
+    offered.addAll(
+        Set.of(
+            BrokerControl.class,
+            SourceConnectorControl.class,
+            DeadLetterQueue.class,
+            ReplayDeduplication.class));
+    return Set.copyOf(offered);
+  }
+
+  @Override
+  public <T extends PipelineCapability> Optional<T> capability(Class<T> type) {
+    if (type == SourceConnectorControl.class) {
+      return Optional.of(type.cast(connector));
+    }
+    if (type == BrokerControl.class
+        || type == DeadLetterQueue.class
+        || type == ReplayDeduplication.class) {
+      return Optional.of(type.cast(this));
+    }
+    return super.capability(type);
+  }
+
+  @Override
+  protected Map<String, String> sourceVersions() {
+    Map<String, String> versions = new LinkedHashMap<>();
+    versions.put("debezium", mavenVersion("io.debezium", "debezium-embedded"));
+    versions.put(
+        "debezium_connector_mariadb", mavenVersion("io.debezium", "debezium-connector-mariadb"));
+    versions.put("kafka_clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+    versions.put(
+        "kafka_broker",
+        broker != null
+            ? "embedded KRaft " + mavenVersion("org.apache.kafka", "kafka_2.13")
+            : "external");
+    versions.put(
+        "flink_connector_kafka", mavenVersion("org.apache.flink", "flink-connector-kafka"));
+    return versions;
+  }
+
+  @Override
+  public Map<String, String> effectiveConfiguration() {
+    Map<String, String> settings = new LinkedHashMap<>(super.effectiveConfiguration());
+    publisher
+        .effectiveConfiguration()
+        .forEach((key, value) -> settings.put("connector." + key, value));
+    settings.put("claim_boundary.pipeline", CLAIM_BOUNDARY);
+    settings.put(
+        "kafka.broker.kind",
+        broker != null
+            ? "embedded KRaft broker in the lab's JVM, log in " + broker.logDirectory()
+            : "external cluster by bootstrap servers");
+    return settings;
+  }
+
+  /**
+   * The engine streams once it runs and its binlog dump is connected to the source; the job reads
+   * the topic from the start, so nothing published before it ran is missed.
+   */
+  @Override
+  protected void awaitSourceStreaming(Duration timeout) throws Exception {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!publisher.isRunning() || !binlogDumpConnected()) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new TimeoutException(
+            "The Debezium engine did not stream from the source within "
+                + timeout.toSeconds()
+                + " s: it is "
+                + publisher.status()
+                + publisher.failure().map(failure -> " (" + failure.getMessage() + ")").orElse(""));
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private boolean binlogDumpConnected() throws Exception {
+    return BinlogClients.dumpConnected(
+        config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
+        config.option(LabOptions.SOURCE_USER).orElseThrow(),
+        config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+  }
+
+  // BrokerControl
+
+  @Override
+  public void stop() throws Exception {
+    requireEmbeddedBroker("stop").stop();
+  }
+
+  @Override
+  public void start() throws Exception {
+    requireEmbeddedBroker("start").start();
+  }
+
+  private EmbeddedKafkaBroker requireEmbeddedBroker(String what) {
+    if (broker == null) {
+      throw new UnsupportedOperationException(
+          "The lab can "
+              + what
+              + " only the embedded broker it started, not the cluster at "
+              + brokerJob.config().bootstrapServers());
+    }
+    return broker;
+  }
+
+  @Override
+  public String address() {
+    return brokerJob.config().bootstrapServers();
+  }
+
+  /**
+   * Offsets, the latest completed checkpoint and both tables' current snapshots. The {@code final}
+   * observation waits up to {@link #SETTLE} until they agree (lag 0, both snapshots committed by
+   * that checkpoint), so that what it shows is a steady state, not commits still in flight; if they
+   * never agree it records what it saw.
+   */
+  @Override
+  public LinkageRecord observeLinkage(String label) throws Exception {
+    boolean steady = STEADY_LABELS.contains(label);
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    LinkageRecord observed = linkageNow(label);
+    long start = System.nanoTime();
+    while (steady && !settled(observed) && System.nanoTime() < deadline) {
+      Thread.sleep(POLL.toMillis());
+      observed = linkageNow(label);
+    }
+    long waitedMs = (System.nanoTime() - start) / 1_000_000;
+    if (steady && waitedMs > 1_000) {
+      LOG.info(
+          "Linkage '{}' {} after {} ms: offsets {}, checkpoint {}, snapshots {}",
+          label,
+          settled(observed) ? "settled" : "did not settle",
+          waitedMs,
+          observed.offsets(),
+          observed.checkpoint(),
+          observed.snapshots());
+    }
+    observations.add(observed);
+    return observed;
+  }
+
+  private LinkageRecord linkageNow(String label) {
+    String topic = brokerJob.config().topic();
+    String group = brokerJob.config().groupId();
+    List<LinkageRecord.PartitionOffset> offsets = topics.partitionOffsets(group, topic);
+    LinkageRecord.CheckpointRef checkpoint =
+        checkpoints().stream()
+            .filter(CheckpointInfo::completed)
+            .filter(info -> !info.savepoint())
+            .reduce((first, second) -> second)
+            .map(
+                info ->
+                    new LinkageRecord.CheckpointRef(info.id(), info.status(), info.externalPath()))
+            .orElse(null);
+    Map<String, LinkageRecord.SnapshotRef> snapshots = new LinkedHashMap<>();
+    for (String table : List.of(currentTable(), changelogTable())) {
+      List<SnapshotInfo> all = snapshots(table);
+      if (!all.isEmpty()) {
+        SnapshotInfo latest = all.get(all.size() - 1);
+        snapshots.put(
+            table,
+            new LinkageRecord.SnapshotRef(
+                latest.snapshotId(), latest.flinkJobId(), latest.committedCheckpointId()));
+      }
+    }
+    return new LinkageRecord(label, Instant.now(), topic, group, offsets, checkpoint, snapshots);
+  }
+
+  private static boolean settled(LinkageRecord observed) {
+    LinkageRecord.CheckpointRef checkpoint = observed.checkpoint();
+    if (checkpoint == null || observed.snapshots().size() < 2) {
+      return false;
+    }
+    boolean drained = observed.offsets().stream().allMatch(offset -> offset.lag() == 0);
+    boolean committed =
+        observed.snapshots().values().stream()
+            .allMatch(
+                snapshot ->
+                    snapshot.committedCheckpointId() != null
+                        && snapshot.committedCheckpointId() == checkpoint.id());
+    return drained && committed;
+  }
+
+  @Override
+  public List<LinkageRecord> observations() {
+    return List.copyOf(observations);
+  }
+
+  // DeadLetterQueue
+
+  @Override
+  public String topic() {
+    return brokerJob.config().deadLetterTopic();
+  }
+
+  @Override
+  public List<DlqRecord> records() {
+    return deadLetters.records();
+  }
+
+  @Override
+  public Repair repair(DlqRecord record) {
+    return deadLetters.repair(record);
+  }
+
+  @Override
+  public List<Repair> repairs() {
+    return deadLetters.repairs();
+  }
+
+  // ReplayDeduplication
+
+  @Override
+  public long droppedReplays() throws Exception {
+    if (!(cluster() instanceof RestFlinkCluster rest)) {
+      throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
+    }
+    return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_DROPPED);
+  }
+
+  /**
+   * The Debezium engine as {@link SourceConnectorControl} (its stop and start are not the
+   * broker's).
+   */
+  private final class Connector implements SourceConnectorControl {
+
+    @Override
+    public String status() {
+      return publisher.status();
+    }
+
+    @Override
+    public void stop() {
+      publisher.stop();
+    }
+
+    @Override
+    public void start() {
+      publisher.start();
+    }
+
+    @Override
+    public long published() {
+      return publisher.stats().changes();
+    }
+
+    @Override
+    public void corruptNext(long k, String faultId) {
+      poisons.put(faultId, publisher.corruptNext(k));
+    }
+
+    @Override
+    public Optional<CorruptedRecord> corrupted(String faultId) {
+      CompletableFuture<PoisonEvidence> pending = poisons.get(faultId);
+      if (pending == null || !pending.isDone() || pending.isCompletedExceptionally()) {
+        return Optional.empty();
+      }
+      PoisonEvidence poison = pending.join();
+      return Optional.of(
+          new CorruptedRecord(
+              poison.topic(),
+              poison.partition(),
+              poison.offset(),
+              poison.timestampMs(),
+              "order_id=" + poison.orderId(),
+              poison.valueSha256(),
+              poison.valueLength(),
+              null,
+              poison.publishedAt()));
+    }
+
+    @Override
+    public String markOffsets() {
+      String mark = "offsets-" + markCount.incrementAndGet();
+      marks.put(mark, publisher.snapshotOffsets());
+      return mark;
+    }
+
+    @Override
+    public void restartFrom(String mark) {
+      OffsetSnapshot snapshot = marks.get(mark);
+      if (snapshot == null) {
+        throw new IllegalArgumentException(
+            "No offsets mark '" + mark + "'; marks taken: " + marks.keySet());
+      }
+      lastRewind = publisher.restartFrom(snapshot);
+    }
+
+    @Override
+    public long republished() {
+      return publisher.replayedCount();
+    }
+
+    @Override
+    public boolean caughtUp() {
+      RewindEvidence rewind = lastRewind;
+      if (rewind == null || rewind.highWaterMark() == null) {
+        return rewind != null;
+      }
+      return publisher
+          .lastPosition()
+          .map(position -> position.compareTo(rewind.highWaterMark()) >= 0)
+          .orElse(false);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      super.close();
+    } finally {
+      closeQuietly(publisher::close, "the Debezium engine");
+      closeQuietly(deadLetters::close, "the dead-letter reader");
+      closeQuietly(topics::close, "the Kafka admin client");
+      if (broker != null) {
+        closeQuietly(broker::close, "the embedded Kafka broker");
+      }
+    }
+  }
+
+  private interface Closing {
+    void close() throws Exception;
+  }
+
+  private static void closeQuietly(Closing closing, String what) {
+    try {
+      closing.close();
+    } catch (Exception e) {
+      LOG.warn("Closing {} failed: {}", what, e.toString());
+    }
+  }
+}

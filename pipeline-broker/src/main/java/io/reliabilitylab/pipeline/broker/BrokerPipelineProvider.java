@@ -1,0 +1,223 @@
+package io.reliabilitylab.pipeline.broker;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import com.google.auto.service.AutoService;
+import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.harness.source.ExternalDatabase;
+import io.reliabilitylab.harness.source.OrdersTable;
+import io.reliabilitylab.pipeline.broker.job.BrokerJob;
+import io.reliabilitylab.pipeline.broker.job.BrokerJobConfig;
+import io.reliabilitylab.pipeline.broker.job.DeadLetterSink;
+import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
+import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
+import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
+import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
+import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.flink.job.JobOptions;
+import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.flink.api.common.JobID;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@code broker} reference pipeline: MySQL/MariaDB binlog → Debezium embedded engine → a Kafka
+ * topic → Flink (dead-letter topic, replay deduplication) → Iceberg {@code orders_current} (upsert)
+ * and {@code orders_changelog} (append). Starts an in-process KRaft broker unless {@value
+ * #BOOTSTRAP_SERVERS} names a cluster, and an embedded MiniCluster unless {@code
+ * flink.rest-address} names a session cluster.
+ */
+@API(status = EXPERIMENTAL)
+@AutoService(PipelineProvider.class)
+public final class BrokerPipelineProvider implements PipelineProvider {
+
+  /** An external Kafka cluster instead of the embedded broker. */
+  public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap-servers";
+
+  /** The change topic; default {@code lab.<database>.<table>} (Debezium's naming). */
+  public static final String TOPIC = "kafka.topic";
+
+  /** Partitions of the change topic when the lab creates it; default 3. */
+  public static final String PARTITIONS = "kafka.partitions";
+
+  /** How long the deduplication remembers a key, in milliseconds; default one hour. */
+  public static final String DEDUP_TTL_MS = "dedup.ttl-ms";
+
+  /**
+   * {@code false} stops the Kafka source from committing its offsets on checkpoints: a negative
+   * control the offset ↔ checkpoint ↔ snapshot linkage check must catch. Default {@code true}.
+   */
+  public static final String COMMIT_OFFSETS = "kafka.commit-offsets-on-checkpoint";
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(3);
+
+  @Override
+  public String name() {
+    return "broker";
+  }
+
+  @Override
+  public String description() {
+    return "MySQL/MariaDB binlog -> Debezium embedded -> Kafka (DLQ) -> Flink (dedup) -> Iceberg"
+        + " orders_current (upsert) and orders_changelog (append)";
+  }
+
+  @Override
+  public Set<String> requiredOptions() {
+    Set<String> required =
+        new HashSet<>(
+            Set.of(
+                LabOptions.SOURCE_HOST,
+                LabOptions.SOURCE_PORT,
+                LabOptions.SOURCE_DATABASE,
+                LabOptions.SOURCE_USER,
+                LabOptions.SOURCE_PASSWORD,
+                LabOptions.SOURCE_JDBC_URL));
+    required.addAll(JobOptions.REQUIRED);
+    return Set.copyOf(required);
+  }
+
+  @Override
+  public Set<String> optionalOptions() {
+    Set<String> optional =
+        new HashSet<>(
+            Set.of(
+                LabOptions.SOURCE_TABLE,
+                BOOTSTRAP_SERVERS,
+                TOPIC,
+                PARTITIONS,
+                DEDUP_TTL_MS,
+                COMMIT_OFFSETS));
+    optional.addAll(JobOptions.OPTIONAL);
+    return Set.copyOf(optional);
+  }
+
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities() {
+    Set<Class<? extends PipelineCapability>> offered =
+        new HashSet<>(FlinkPipeline.EMBEDDED_CAPABILITIES);
+    offered.addAll(
+        Set.of(
+            BrokerControl.class,
+            SourceConnectorControl.class,
+            DeadLetterQueue.class,
+            ReplayDeduplication.class));
+    return Set.copyOf(offered);
+  }
+
+  @Override
+  public PipelineUnderTest start(PipelineConfig config) throws Exception {
+    for (String key : requiredOptions()) {
+      if (config.option(key).isEmpty()) {
+        throw new IllegalArgumentException(
+            "The broker pipeline needs option '" + key + "'; required: " + requiredOptions());
+      }
+    }
+    Path work = config.workDirectory();
+    String table = config.option(LabOptions.SOURCE_TABLE, OrdersTable.DEFAULT_NAME);
+    @Nullable EmbeddedKafkaBroker broker = null;
+    KafkaTopics topics = null;
+    DebeziumPublisher publisher = null;
+    FlinkCluster cluster = null;
+    BrokerPipeline pipeline = null;
+    try {
+      String bootstrap;
+      if (config.option(BOOTSTRAP_SERVERS).isPresent()) {
+        bootstrap = config.option(BOOTSTRAP_SERVERS).get();
+      } else {
+        broker = EmbeddedKafkaBroker.builder(work.resolve("kafka")).build();
+        broker.start();
+        bootstrap = broker.bootstrapServers();
+      }
+      ExternalDatabase source =
+          ExternalDatabase.of(
+              config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
+              config.option(LabOptions.SOURCE_USER).orElseThrow(),
+              config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+      String topic =
+          config.option(
+              TOPIC,
+              DebeziumPublisher.DEFAULT_TOPIC_PREFIX + "." + source.database() + "." + table);
+      String deadLetterTopic = DeadLetterSink.topicFor(topic);
+      topics = KafkaTopics.connect(bootstrap, ADMIN_TIMEOUT);
+      int partitions = Integer.parseInt(config.option(PARTITIONS, "3"));
+      if (!topics.exists(topic)) {
+        topics.createTopic(topic, partitions);
+      }
+      if (!topics.exists(deadLetterTopic)) {
+        topics.createTopic(deadLetterTopic, 1);
+      }
+      String group = "reliability-lab-" + work.getFileName();
+      publisher =
+          DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
+              .table(table)
+              .topic(topic)
+              .build();
+      publisher.start();
+
+      BrokerJobConfig jobConfig =
+          new BrokerJobConfig(
+              bootstrap,
+              topic,
+              deadLetterTopic,
+              group,
+              config
+                  .option(DEDUP_TTL_MS)
+                  .map(ms -> Duration.ofMillis(Long.parseLong(ms)))
+                  .orElse(ReplayDeduplicator.DEFAULT_TTL),
+              Boolean.parseBoolean(config.option(COMMIT_OFFSETS, "true")),
+              new Properties(),
+              JobOptions.settings(config, BrokerJobConfig.JOB_NAME));
+      cluster =
+          config.option(LabOptions.FLINK_REST_ADDRESS).isPresent()
+              ? RestFlinkCluster.connect(
+                  URI.create(config.option(LabOptions.FLINK_REST_ADDRESS).get()))
+              : MiniClusterRunner.start(MiniClusterSettings.defaults());
+      BrokerJob job = BrokerJob.create(jobConfig);
+      JobID jobId = cluster.submit(job);
+      pipeline = new BrokerPipeline(cluster, job, jobId, config, broker, publisher, topics);
+      // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
+      config.onJobSubmitted().jobSubmitted(pipeline);
+      pipeline.awaitStreaming(START_TIMEOUT);
+      return pipeline;
+    } catch (Exception e) {
+      if (pipeline != null) {
+        pipeline.close();
+      } else {
+        closeAll(cluster, publisher, topics, broker);
+      }
+      throw e;
+    }
+  }
+
+  private static void closeAll(AutoCloseable... parts) {
+    for (AutoCloseable part : parts) {
+      if (part == null) {
+        continue;
+      }
+      try {
+        part.close();
+      } catch (Exception e) {
+        // the start failed already; that failure is the one to report
+      }
+    }
+  }
+}

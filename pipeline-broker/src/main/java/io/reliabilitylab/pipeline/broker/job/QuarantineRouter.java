@@ -1,0 +1,76 @@
+package io.reliabilitylab.pipeline.broker.job;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.apiguardian.api.API;
+
+/**
+ * Splits decoded records: changes go on as {@link ChangeEnvelope}s, quarantined records to the side
+ * output {@link #DEAD_LETTERS} (for {@link DeadLetterSink}), counted as {@value #QUARANTINED}.
+ *
+ * <pre>{@code
+ * SingleOutputStreamOperator<ChangeEnvelope> changes = QuarantineRouter.route(decoded);
+ * changes.getSideOutput(QuarantineRouter.DEAD_LETTERS)
+ *     .sinkTo(DeadLetterSink.create(bootstrapServers, DeadLetterSink.topicFor(topic)))
+ *     .uid(DeadLetterSink.UID);
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class QuarantineRouter extends ProcessFunction<DecodedRecord, ChangeEnvelope> {
+
+  /** The side output of quarantined records. */
+  public static final OutputTag<DecodedRecord> DEAD_LETTERS =
+      new OutputTag<>("dead-letters", DecodedRecord.TYPE);
+
+  /** The counter of quarantined records. */
+  public static final String QUARANTINED = "quarantined";
+
+  /** The operator's uid. */
+  public static final String UID = "quarantine-router";
+
+  private static final long serialVersionUID = 1L;
+  private static final TypeInformation<ChangeEnvelope> ENVELOPES =
+      TypeInformation.of(ChangeEnvelope.class);
+
+  private transient Counter quarantined;
+
+  /** Adds the router behind a stream of decoded records, with a stable uid. */
+  public static SingleOutputStreamOperator<ChangeEnvelope> route(
+      DataStream<DecodedRecord> decoded) {
+    Objects.requireNonNull(decoded, "decoded");
+    return decoded
+        .process(new QuarantineRouter())
+        .returns(ENVELOPES)
+        .uid(UID)
+        .name("quarantine router");
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    quarantined = getRuntimeContext().getMetricGroup().counter(QUARANTINED);
+  }
+
+  @Override
+  public void processElement(
+      DecodedRecord record,
+      ProcessFunction<DecodedRecord, ChangeEnvelope>.Context context,
+      Collector<ChangeEnvelope> out) {
+    ChangeEnvelope change = record.change();
+    if (change != null) {
+      out.collect(change);
+    } else {
+      quarantined.inc();
+      context.output(DEAD_LETTERS, record);
+    }
+  }
+}

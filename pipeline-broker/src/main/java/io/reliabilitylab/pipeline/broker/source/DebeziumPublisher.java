@@ -1,0 +1,1119 @@
+package io.reliabilitylab.pipeline.broker.source;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.debezium.embedded.Connect;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.StopEngineException;
+import io.debezium.engine.format.ChangeEventFormat;
+import io.reliabilitylab.harness.source.OrdersTable;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.spi.data.SourcePosition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the {@code orders} table of a MariaDB with Debezium's embedded engine (the MariaDB
+ * connector, offsets and schema history in files) and publishes every change to a Kafka topic, at
+ * least once: a batch is published in order, and its records are marked processed, so that their
+ * offsets may be flushed, only after the broker acknowledged them. After a restart the engine
+ * resumes after the last record marked processed.
+ *
+ * <p>Wire format: key {@code {"order_id":<long>}} (UTF-8 JSON); value Debezium's JSON envelope
+ * without schema, {@code {"before":..,"after":..,"source":{..,"file":..,"pos":..,"row":..,
+ * "gtid":..},"op":"r|c|u|d","ts_ms":..}}; after a delete, a tombstone (null value).
+ *
+ * <p>The controls the broker faults need: {@link #stop()} and {@link #start()}, {@link
+ * #corruptNext(long)} (publish one change with a corrupted value, then stop), {@link
+ * #snapshotOffsets()} and {@link #restartFrom(OffsetSnapshot)} (publish the changes since an older
+ * offset file again), each returning its evidence.
+ *
+ * <pre>{@code
+ * try (DebeziumPublisher publisher = DebeziumPublisher.builder(source, broker.bootstrapServers(), dir)
+ *     .topicPrefix("lab")                    // topic lab.<db>.orders unless topic(...) is set
+ *     .pollInterval(Duration.ofMillis(50))
+ *     .maxBatchSize(2048)
+ *     .offsetFlushInterval(Duration.ofMillis(200))
+ *     .producerLinger(Duration.ofMillis(5))
+ *     .listener(record -> {})
+ *     .build()) {
+ *   publisher.start();
+ *   CompletableFuture<PoisonEvidence> poison = publisher.corruptNext(3);
+ *   PoisonEvidence evidence = poison.get(30, TimeUnit.SECONDS); // the engine has stopped
+ *   publisher.start();                                           // resumes after the poison record
+ * }
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class DebeziumPublisher implements AutoCloseable {
+
+  /** The Debezium connector this publisher runs. */
+  public static final String CONNECTOR_CLASS = "io.debezium.connector.mariadb.MariaDbConnector";
+
+  /** Debezium's logical server name and the topic's first part unless told otherwise. */
+  public static final String DEFAULT_TOPIC_PREFIX = "lab";
+
+  static final String OFFSET_FILE = "offsets.dat";
+  static final String HISTORY_FILE = "schema-history.dat";
+  static final String SNAPSHOT_DIRECTORY = "offset-snapshots";
+
+  private static final Logger LOG = LoggerFactory.getLogger(DebeziumPublisher.class);
+  private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  private static final Duration CLOSE_RETRY = Duration.ofMillis(50);
+
+  private final String bootstrapServers;
+  private final Path workDirectory;
+  private final String topic;
+  private final String capturedTopic;
+  private final Properties engineProperties;
+  private final Map<String, Object> producerProperties;
+  private final @Nullable PublishListener listener;
+  private final Duration startTimeout;
+  private final Duration stopTimeout;
+
+  /** Held while a batch is published and marked, so that a stop can wait for it. */
+  private final ReentrantLock batchLock = new ReentrantLock();
+
+  private final Object progress = new Object();
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong tombstones = new AtomicLong();
+  private final AtomicLong corrupted = new AtomicLong();
+  private final AtomicLong replayed = new AtomicLong();
+  private final AtomicReference<@Nullable Poison> poison = new AtomicReference<>();
+  private volatile @Nullable SourcePosition lastPosition;
+  private volatile @Nullable SourcePosition highestPosition;
+  private volatile @Nullable SourcePosition rewindMark;
+  private final AtomicReference<ConnectorState> state = new AtomicReference<>(ConnectorState.NEW);
+  private volatile @Nullable Throwable failure;
+  private volatile @Nullable Run run;
+  private @Nullable KafkaProducer<byte[], byte[]> producer;
+  private int generation;
+  private int snapshotsTaken;
+
+  private DebeziumPublisher(Builder builder) {
+    SourceDatabase source = builder.source;
+    this.bootstrapServers = builder.bootstrapServers;
+    this.workDirectory = builder.workDirectory.toAbsolutePath().normalize();
+    this.capturedTopic = builder.topicPrefix + "." + source.database() + "." + builder.table;
+    this.topic = builder.topic != null ? builder.topic : capturedTopic;
+    this.listener = builder.listener;
+    this.startTimeout = builder.startTimeout;
+    this.stopTimeout = builder.stopTimeout;
+    this.engineProperties = engineProperties(builder, workDirectory);
+    this.producerProperties = producerProperties(builder);
+  }
+
+  /**
+   * A builder for a publisher reading {@code source}, publishing to the cluster at {@code
+   * bootstrapServers}, keeping its offsets and schema history under {@code workDirectory}.
+   */
+  public static Builder builder(
+      SourceDatabase source, String bootstrapServers, Path workDirectory) {
+    return new Builder(source, bootstrapServers, workDirectory);
+  }
+
+  /**
+   * Starts the engine: the first time it snapshots the table (unless the snapshot mode says
+   * otherwise), later it resumes from the offset file. Returns once the connector task runs.
+   *
+   * @throws IllegalStateException if it runs already, is closed, or the engine cannot start
+   */
+  public synchronized PublisherTransition start() {
+    requireNotEngineThread("start()");
+    if (state.get() == ConnectorState.CLOSED) {
+      throw new IllegalStateException("The publisher was closed: build a new one");
+    }
+    if (state.get().isActive()) {
+      throw new IllegalStateException("The publisher is " + state.get() + ": stop() it first");
+    }
+    Run previous = run;
+    if (previous != null) {
+      awaitEnded(previous);
+    }
+    Instant startedAt = Instant.now();
+    long began = System.nanoTime();
+    try {
+      Files.createDirectories(workDirectory);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot create the publisher's work directory " + workDirectory, e);
+    }
+    ensureProducer();
+    failure = null;
+    state.set(ConnectorState.STARTING);
+    Run next = new Run(++generation);
+    run = next;
+    next.thread.start();
+    try {
+      next.taskStarted.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      awaitEnded(next);
+      state.set(ConnectorState.FAILED);
+      failure = cause;
+      throw new IllegalStateException(
+          "The Debezium engine did not start: "
+              + cause.getMessage()
+              + ". Check the source's address and CDC account, and that the work directory "
+              + workDirectory
+              + " holds offsets of this source (or none)",
+          cause);
+    } catch (TimeoutException e) {
+      stop();
+      state.set(ConnectorState.FAILED);
+      failure = e;
+      throw new IllegalStateException(
+          "The Debezium engine's task did not start within "
+              + startTimeout.toMillis()
+              + " ms; it was stopped. Is the source reachable?",
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while starting the Debezium engine", e);
+    }
+    state.compareAndSet(ConnectorState.STARTING, ConnectorState.RUNNING);
+    notifyProgress();
+    Duration took = Duration.ofNanos(System.nanoTime() - began);
+    LOG.info(
+        "Debezium publisher started ({} ms): {} -> {} on {}",
+        took.toMillis(),
+        capturedTopic,
+        topic,
+        bootstrapServers);
+    return transition("start", startedAt, took);
+  }
+
+  /**
+   * Stops the engine gracefully: the batch being published is acknowledged and marked, no further
+   * change is published, and the offsets are flushed. Stopping a publisher that is not running
+   * returns at once.
+   */
+  public synchronized PublisherTransition stop() {
+    requireNotEngineThread("stop()");
+    Instant startedAt = Instant.now();
+    long began = System.nanoTime();
+    Run current = run;
+    if (current == null || current.done.getCount() == 0) {
+      if (current != null) {
+        awaitEnded(current);
+      }
+      return transition("stop", startedAt, Duration.ZERO);
+    }
+    state.set(ConnectorState.STOPPING);
+    current.draining = true;
+    // The batch in flight, if any, finishes: acknowledged and marked processed.
+    batchLock.lock();
+    batchLock.unlock();
+    closeEngine(current);
+    awaitEnded(current);
+    state.compareAndSet(ConnectorState.STOPPING, ConnectorState.STOPPED);
+    notifyProgress();
+    Duration took = Duration.ofNanos(System.nanoTime() - began);
+    LOG.info(
+        "Debezium publisher stopped ({} ms), {} records published", took.toMillis(), published);
+    return transition("stop", startedAt, took);
+  }
+
+  /** Whether the engine runs (or is starting). */
+  public boolean isRunning() {
+    return state.get().isActive();
+  }
+
+  /** The connector's state. */
+  public ConnectorState state() {
+    return state.get();
+  }
+
+  /** The connector's state for a run record: {@code RUNNING}, {@code STOPPED}, ... */
+  public String status() {
+    return state.get().name();
+  }
+
+  /** Why the engine failed last, if it did (cleared by a successful start). */
+  public Optional<Throwable> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  /**
+   * Arms a poison: the {@code k}-th change record from now (1 = the next; tombstones not counted)
+   * is published with a corrupted value, the two bytes {@code 0xC3 0x28} (invalid UTF-8) followed
+   * by the original JSON. Once the broker acknowledged it, the rest of its batch is neither
+   * published nor marked processed, and the engine stops with offsets flushed up to the poison
+   * record; {@link #start()} resumes with the rest. The future completes when the engine has
+   * stopped, with evidence that never holds the payload.
+   *
+   * @throws IllegalStateException if a poison is armed already
+   */
+  public CompletableFuture<PoisonEvidence> corruptNext(long k) {
+    if (k < 1) {
+      throw new IllegalArgumentException(
+          "k counts change records from now and starts at 1 (the next one), got " + k);
+    }
+    if (state.get() == ConnectorState.CLOSED) {
+      throw new IllegalStateException("The publisher was closed");
+    }
+    Poison armed = new Poison(k, Instant.now());
+    if (!poison.compareAndSet(null, armed)) {
+      throw new IllegalStateException(
+          "A poison is armed already; await its evidence before arming another");
+    }
+    LOG.info("Poison armed: change record {} from now will be corrupted", k);
+    return armed.evidence;
+  }
+
+  /**
+   * Copies the offset file as it is now, for {@link #restartFrom(OffsetSnapshot)}. The file trails
+   * the published records by up to the offset flush interval.
+   *
+   * @throws IllegalStateException if no offsets were flushed yet
+   */
+  public synchronized OffsetSnapshot snapshotOffsets() {
+    Path offsets = offsetFile();
+    if (!Files.isRegularFile(offsets)) {
+      throw new IllegalStateException(
+          "No offsets were flushed to "
+              + offsets
+              + " yet: start the publisher and let it publish (offsets flush every "
+              + engineProperties.getProperty("offset.flush.interval.ms")
+              + " ms)");
+    }
+    long publishedNow = published.get();
+    SourcePosition positionNow = lastPosition;
+    Instant takenAt = Instant.now();
+    try {
+      Path directory = Files.createDirectories(workDirectory.resolve(SNAPSHOT_DIRECTORY));
+      Path copy = directory.resolve(String.format("offsets-%03d.dat", ++snapshotsTaken));
+      Map<String, String> content = OffsetFiles.copy(offsets, copy);
+      LOG.info("Offsets copied to {}: {}", copy, content.values());
+      return new OffsetSnapshot(copy, takenAt, content, publishedNow, positionNow);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot copy the offset file " + offsets, e);
+    }
+  }
+
+  /**
+   * Stops the engine, replaces the offset file with an older copy and starts again, so that the
+   * changes since that copy are published again (duplicate redelivery). From then on {@link
+   * #replayedCount()} counts the changes published again at or below the highest position published
+   * before.
+   */
+  public synchronized RewindEvidence restartFrom(OffsetSnapshot snapshot) {
+    Objects.requireNonNull(snapshot, "snapshot");
+    requireNotEngineThread("restartFrom()");
+    if (!Files.isRegularFile(snapshot.copy())) {
+      throw new IllegalArgumentException(
+          "The offset copy " + snapshot.copy() + " is gone: take a new one with snapshotOffsets()");
+    }
+    SourcePosition mark = highestPosition;
+    long before = published.get();
+    PublisherTransition stopped = stop();
+    try {
+      Path partial = offsetFile().resolveSibling(OFFSET_FILE + ".rewind");
+      Files.copy(snapshot.copy(), partial, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          partial,
+          offsetFile(),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot replace the offset file " + offsetFile() + " with " + snapshot.copy(), e);
+    }
+    rewindMark = mark;
+    replayed.set(0);
+    LOG.info(
+        "Restarting from the offsets of {} (highest position published: {})",
+        snapshot.takenAt(),
+        mark);
+    PublisherTransition started = start();
+    return new RewindEvidence(snapshot, mark, before, stopped, started);
+  }
+
+  /** The counters now. */
+  public PublisherStats stats() {
+    return new PublisherStats(
+        state.get(),
+        published.get(),
+        tombstones.get(),
+        corrupted.get(),
+        replayed.get(),
+        lastPosition);
+  }
+
+  /** Records published and acknowledged so far, tombstones included. */
+  public long publishedCount() {
+    return published.get();
+  }
+
+  /** Tombstones published so far. */
+  public long tombstoneCount() {
+    return tombstones.get();
+  }
+
+  /**
+   * Changes (not tombstones) published since the last {@link #restartFrom rewind} whose source
+   * position is at or below the highest one published before it; 0 before any rewind.
+   */
+  public long replayedCount() {
+    return replayed.get();
+  }
+
+  /** The source position of the last change published, if any. */
+  public Optional<SourcePosition> lastPosition() {
+    return Optional.ofNullable(lastPosition);
+  }
+
+  /**
+   * Waits until the counters satisfy {@code condition}, e.g. {@code stats -> stats.changes() >=
+   * 100}; returns whether they did within {@code timeout}.
+   */
+  public boolean await(Predicate<PublisherStats> condition, Duration timeout)
+      throws InterruptedException {
+    Objects.requireNonNull(condition, "condition");
+    Objects.requireNonNull(timeout, "timeout");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (progress) {
+      while (!condition.test(stats())) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(progress, left);
+      }
+      return true;
+    }
+  }
+
+  /** The topic it publishes to. */
+  public String topic() {
+    return topic;
+  }
+
+  /** The broker's bootstrap servers. */
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** Debezium's offset file ({@code FileOffsetBackingStore}). */
+  public Path offsetFile() {
+    return workDirectory.resolve(OFFSET_FILE);
+  }
+
+  /** Debezium's schema history file ({@code FileSchemaHistory}). */
+  public Path historyFile() {
+    return workDirectory.resolve(HISTORY_FILE);
+  }
+
+  /**
+   * The engine's and the producer's settings, the password masked: what a run record shows as the
+   * effective configuration (flush interval, batch sizes, acks, linger).
+   */
+  public Map<String, String> effectiveConfiguration() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String name : engineProperties.stringPropertyNames().stream().sorted().toList()) {
+      String value = engineProperties.getProperty(name);
+      settings.put("debezium." + name, name.contains("password") ? "***" : value);
+    }
+    producerProperties.forEach((name, value) -> settings.put("producer." + name, describe(value)));
+    return Collections.unmodifiableMap(settings);
+  }
+
+  /** Stops the engine if it runs and closes the producer. Safe to call twice. */
+  @Override
+  public synchronized void close() {
+    if (state.get() == ConnectorState.CLOSED) {
+      return;
+    }
+    try {
+      stop();
+    } finally {
+      Poison armed = poison.getAndSet(null);
+      if (armed != null) {
+        armed.evidence.completeExceptionally(
+            new IllegalStateException("The publisher was closed before the poison fired"));
+      }
+      KafkaProducer<byte[], byte[]> current = producer;
+      producer = null;
+      if (current != null) {
+        current.close(Duration.ofSeconds(10));
+      }
+      state.set(ConnectorState.CLOSED);
+      notifyProgress();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DebeziumPublisher[" + capturedTopic + " -> " + topic + ", " + state.get() + "]";
+  }
+
+  // --- the engine's side -------------------------------------------------------------------
+
+  /**
+   * Publishes one batch in order and marks each record processed once acknowledged. Runs on the
+   * engine's thread.
+   */
+  private void handleBatch(
+      Run owner,
+      List<RecordChangeEvent<SourceRecord>> records,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
+      throws InterruptedException {
+    batchLock.lock();
+    try {
+      if (owner.draining) {
+        // Stopping: neither published nor marked, so read again after a restart.
+        return;
+      }
+      long began = System.nanoTime();
+      KafkaProducer<byte[], byte[]> sender = Objects.requireNonNull(producer);
+      List<Outgoing> outgoing = new ArrayList<>(records.size());
+      Poison fired = null;
+      for (RecordChangeEvent<SourceRecord> event : records) {
+        SourceRecord record = event.record();
+        if (!capturedTopic.equals(record.topic())) {
+          outgoing.add(new Outgoing(event, null, null, null, null));
+          continue;
+        }
+        ChangeEncoder.Encoded encoded = owner.encoder.encode(record);
+        SourcePosition position = encoded.position();
+        if (position == null) {
+          position = owner.lastChange != null ? owner.lastChange : fallbackPosition(record);
+        } else {
+          owner.lastChange = position;
+        }
+        byte[] value = encoded.value();
+        Poison armed = value == null ? null : poison.get();
+        if (armed != null && armed.countDown()) {
+          value = ChangeEncoder.corrupt(Objects.requireNonNull(value));
+          fired = armed;
+        }
+        Future<RecordMetadata> ack =
+            sender.send(new ProducerRecord<>(topic, null, encoded.key(), value));
+        outgoing.add(new Outgoing(event, encoded, position, ack, fired != null ? value : null));
+        if (fired != null) {
+          break;
+        }
+      }
+      long sent = System.nanoTime();
+      try {
+        for (Outgoing out : outgoing) {
+          if (out.ack != null) {
+            account(out, awaitAck(out));
+          }
+          committer.markProcessed(out.event);
+        }
+      } catch (RuntimeException | InterruptedException e) {
+        if (fired != null && poison.compareAndSet(fired, null)) {
+          fired.evidence.completeExceptionally(e);
+        }
+        throw e;
+      } finally {
+        notifyProgress();
+      }
+      if (LOG.isDebugEnabled()) {
+        LOG.debug(
+            "Batch of {}: encoded and sent in {} µs, acknowledged and marked in {} µs",
+            records.size(),
+            TimeUnit.NANOSECONDS.toMicros(sent - began),
+            TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - sent));
+      }
+      if (fired != null) {
+        owner.draining = true;
+        state.compareAndSet(ConnectorState.RUNNING, ConnectorState.STOPPING);
+        fired.withheld = records.size() - outgoing.size();
+        fired.owner = owner;
+        committer.markBatchFinished();
+        LOG.warn(
+            "Poison record published ({} record(s) of its batch withheld); stopping the engine",
+            fired.withheld);
+        throw new StopEngineException("A poison record was published: the engine stops");
+      }
+      committer.markBatchFinished();
+    } finally {
+      batchLock.unlock();
+    }
+  }
+
+  private RecordMetadata awaitAck(Outgoing out) throws InterruptedException {
+    try {
+      return Objects.requireNonNull(out.ack).get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException(
+          "The broker on "
+              + bootstrapServers
+              + " did not acknowledge a record for "
+              + topic
+              + ": "
+              + cause.getMessage()
+              + ". The engine stops; records not acknowledged are read again on restart",
+          cause);
+    }
+  }
+
+  private void account(Outgoing out, RecordMetadata metadata) {
+    ChangeEncoder.Encoded encoded = Objects.requireNonNull(out.encoded);
+    SourcePosition position = Objects.requireNonNull(out.position);
+    long publishedAt = System.currentTimeMillis();
+    published.incrementAndGet();
+    if (encoded.tombstone()) {
+      tombstones.incrementAndGet();
+    } else {
+      SourcePosition mark = rewindMark;
+      if (mark != null && position.compareTo(mark) <= 0) {
+        replayed.incrementAndGet();
+      }
+      lastPosition = position;
+      SourcePosition highest = highestPosition;
+      if (highest == null || position.compareTo(highest) > 0) {
+        highestPosition = position;
+      }
+    }
+    byte[] poisonValue = out.poisonValue;
+    if (poisonValue != null) {
+      corrupted.incrementAndGet();
+      Poison fired = Objects.requireNonNull(poison.get());
+      fired.published =
+          new PoisonPublished(
+              metadata.topic(),
+              metadata.partition(),
+              metadata.offset(),
+              metadata.timestamp(),
+              encoded.orderId(),
+              Objects.requireNonNull(encoded.op()),
+              position,
+              ChangeEncoder.sha256Hex(poisonValue),
+              poisonValue.length,
+              Instant.ofEpochMilli(publishedAt));
+    }
+    if (listener != null) {
+      listener.published(
+          new PublishedRecord(
+              metadata.topic(),
+              metadata.partition(),
+              metadata.offset(),
+              metadata.timestamp(),
+              encoded.orderId(),
+              encoded.op(),
+              position,
+              encoded.snapshot(),
+              poisonValue != null,
+              publishedAt));
+    }
+  }
+
+  /** A tombstone with no delete before it in this run: its position from the record's offset. */
+  private static SourcePosition fallbackPosition(SourceRecord record) {
+    Map<String, ?> offset = record.sourceOffset();
+    Object file = offset.get("file");
+    Object pos = offset.get("pos");
+    return SourcePosition.of(
+        file == null ? "" : file.toString(), pos instanceof Number n ? n.longValue() : 0, 0);
+  }
+
+  private void onEngineEnded(
+      Run ended, boolean success, String message, @Nullable Throwable error) {
+    try {
+      if (run == ended) {
+        boolean failed = !success && error != null && !ended.draining;
+        if (failed) {
+          failure = error;
+          LOG.error("The Debezium engine failed: {}", message, error);
+        }
+        ConnectorState ending = failed ? ConnectorState.FAILED : ConnectorState.STOPPED;
+        state.getAndUpdate(current -> current == ConnectorState.CLOSED ? current : ending);
+      }
+      ended.taskStarted.completeExceptionally(
+          error != null
+              ? error
+              : new IllegalStateException("the engine ended before its task started: " + message));
+      Poison armed = poison.get();
+      if (armed != null && armed.owner == ended && armed.published != null) {
+        poison.set(null);
+        armed.evidence.complete(armed.evidence(Instant.now(), state.get()));
+      }
+    } finally {
+      ended.done.countDown();
+      notifyProgress();
+    }
+  }
+
+  private void closeEngine(Run current) {
+    long deadline = System.nanoTime() + stopTimeout.toNanos();
+    while (true) {
+      try {
+        current.engine.close();
+        return;
+      } catch (IllegalStateException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("already")) {
+          return; // stopping on its own (a poison) or stopped
+        }
+        // "Cannot stop engine while tasks are starting": try again in a moment.
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "The Debezium engine could not be stopped within " + stopTimeout.toMillis() + " ms",
+              e);
+        }
+        sleepQuietly(CLOSE_RETRY);
+      } catch (IOException e) {
+        LOG.warn("Closing the Debezium engine: {}", e.toString());
+        return;
+      }
+    }
+  }
+
+  private void awaitEnded(Run ended) {
+    try {
+      if (!ended.done.await(stopTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(
+            "The Debezium engine did not end within " + stopTimeout.toMillis() + " ms");
+      }
+      ended.thread.join(stopTimeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for the engine to end", e);
+    }
+  }
+
+  /** The engine cannot wait for itself to end: a listener must not stop or start it. */
+  private void requireNotEngineThread(String call) {
+    Run current = run;
+    if (current != null && Thread.currentThread() == current.thread) {
+      throw new IllegalStateException(
+          call
+              + " was called on the engine's thread (from a PublishListener?): it would wait for"
+              + " itself; call it from another thread");
+    }
+  }
+
+  private void ensureProducer() {
+    if (producer == null) {
+      producer = new KafkaProducer<>(producerProperties);
+    }
+  }
+
+  private PublisherTransition transition(String action, Instant startedAt, Duration took) {
+    return new PublisherTransition(
+        action, startedAt, took, state.get(), published.get(), lastPosition);
+  }
+
+  private void notifyProgress() {
+    synchronized (progress) {
+      progress.notifyAll();
+    }
+  }
+
+  private static void sleepQuietly(Duration duration) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while stopping the engine", e);
+    }
+  }
+
+  private static String describe(Object value) {
+    return value instanceof Class<?> type ? type.getName() : String.valueOf(value);
+  }
+
+  static Properties engineProperties(Builder builder, Path workDirectory) {
+    SourceDatabase source = builder.source;
+    Properties properties = new Properties();
+    properties.setProperty("name", builder.engineName);
+    properties.setProperty("connector.class", CONNECTOR_CLASS);
+    properties.setProperty(
+        "offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
+    properties.setProperty(
+        "offset.storage.file.filename", workDirectory.resolve(OFFSET_FILE).toString());
+    properties.setProperty(
+        "offset.flush.interval.ms", String.valueOf(builder.offsetFlushInterval.toMillis()));
+    properties.setProperty("offset.flush.timeout.ms", "10000");
+    properties.setProperty(
+        "schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
+    properties.setProperty(
+        "schema.history.internal.file.filename", workDirectory.resolve(HISTORY_FILE).toString());
+    properties.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    properties.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    properties.setProperty("database.hostname", source.host());
+    properties.setProperty("database.port", String.valueOf(source.port()));
+    properties.setProperty("database.user", source.cdcCredentials().user());
+    properties.setProperty("database.password", source.cdcCredentials().password());
+    properties.setProperty("database.server.id", String.valueOf(builder.serverId));
+    properties.setProperty("topic.prefix", builder.topicPrefix);
+    properties.setProperty("database.include.list", source.database());
+    properties.setProperty("table.include.list", source.database() + "." + builder.table);
+    properties.setProperty("include.schema.changes", "false");
+    properties.setProperty("tombstones.on.delete", "true");
+    properties.setProperty("snapshot.mode", builder.snapshotMode);
+    properties.setProperty("poll.interval.ms", String.valueOf(builder.pollInterval.toMillis()));
+    properties.setProperty("max.batch.size", String.valueOf(builder.maxBatchSize));
+    properties.setProperty("max.queue.size", String.valueOf(builder.maxQueueSize()));
+    properties.putAll(builder.connectorOverrides);
+    return properties;
+  }
+
+  static Map<String, Object> producerProperties(Builder builder) {
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, builder.bootstrapServers);
+    properties.put(ProducerConfig.CLIENT_ID_CONFIG, "srl-publisher-" + builder.topicPrefix);
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    properties.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
+    properties.put(ProducerConfig.LINGER_MS_CONFIG, (int) builder.producerLinger.toMillis());
+    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+    properties.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 100);
+    properties.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
+    properties.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+    properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    properties.putAll(builder.producerOverrides);
+    return properties;
+  }
+
+  /** One engine lifetime: from a start to the end of its run. */
+  private final class Run {
+    final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
+    final Thread thread;
+    final CompletableFuture<Void> taskStarted = new CompletableFuture<>();
+    final CountDownLatch done = new CountDownLatch(1);
+    final ChangeEncoder encoder = new ChangeEncoder();
+
+    /** Set by a stop or a poison: later batches are neither published nor marked. */
+    volatile boolean draining;
+
+    /** The position of the last change seen (engine thread only), for the tombstone after it. */
+    @Nullable SourcePosition lastChange;
+
+    Run(int generation) {
+      this.engine =
+          DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
+              .using(engineProperties)
+              .using(
+                  new DebeziumEngine.ConnectorCallback() {
+                    @Override
+                    public void taskStarted() {
+                      taskStarted.complete(null);
+                    }
+                  })
+              .using(
+                  (boolean success, String message, @Nullable Throwable error) ->
+                      onEngineEnded(this, success, message, error))
+              .notifying(
+                  (List<RecordChangeEvent<SourceRecord>> records,
+                      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer) ->
+                      handleBatch(this, records, committer))
+              .build();
+      this.thread = new Thread(engine, "srl-debezium-engine-" + generation);
+      thread.setDaemon(true);
+    }
+  }
+
+  /** A record sent (or skipped: not a change of the captured table) with its acknowledgement. */
+  private record Outgoing(
+      RecordChangeEvent<SourceRecord> event,
+      ChangeEncoder.@Nullable Encoded encoded,
+      @Nullable SourcePosition position,
+      @Nullable Future<RecordMetadata> ack,
+      byte @Nullable [] poisonValue) {}
+
+  /** What the evidence needs about a published poison record. */
+  private record PoisonPublished(
+      String topic,
+      int partition,
+      long offset,
+      long timestampMs,
+      long orderId,
+      io.reliabilitylab.spi.data.ChangeOp op,
+      SourcePosition position,
+      String sha256,
+      int length,
+      Instant publishedAt) {}
+
+  /** An armed poison: counts change records down on the engine's thread. */
+  private static final class Poison {
+    final long k;
+    final Instant armedAt;
+    final CompletableFuture<PoisonEvidence> evidence = new CompletableFuture<>();
+    long remaining;
+    volatile @Nullable Run owner;
+    volatile @Nullable PoisonPublished published;
+    volatile int withheld;
+
+    Poison(long k, Instant armedAt) {
+      this.k = k;
+      this.armedAt = armedAt;
+      this.remaining = k;
+    }
+
+    /** Counts one change record; true for the one to corrupt. */
+    boolean countDown() {
+      return remaining > 0 && --remaining == 0;
+    }
+
+    PoisonEvidence evidence(Instant stoppedAt, ConnectorState stateAfter) {
+      PoisonPublished fired = Objects.requireNonNull(published);
+      return new PoisonEvidence(
+          fired.topic(),
+          fired.partition(),
+          fired.offset(),
+          fired.timestampMs(),
+          fired.orderId(),
+          fired.op(),
+          fired.position(),
+          fired.sha256(),
+          fired.length(),
+          k,
+          armedAt,
+          fired.publishedAt(),
+          withheld,
+          stoppedAt,
+          stateAfter);
+    }
+  }
+
+  /**
+   * Settings for a publisher.
+   *
+   * <pre>{@code
+   * DebeziumPublisher publisher = DebeziumPublisher.builder(source, "127.0.0.1:9092", workDir)
+   *     .topicPrefix("lab")                        // Debezium's topic.prefix, default "lab"
+   *     .table("orders")                           // default orders
+   *     .topic("lab.lab.orders")                   // default <topic.prefix>.<db>.<table>
+   *     .serverId(6401)                            // default: random, unique per publisher
+   *     .snapshotMode("initial")                   // Debezium's snapshot.mode
+   *     .pollInterval(Duration.ofMillis(50))       // poll.interval.ms
+   *     .maxBatchSize(2048)                        // max.batch.size
+   *     .offsetFlushInterval(Duration.ofMillis(200))
+   *     .producerLinger(Duration.ofMillis(5))
+   *     .connectorProperty("snapshot.locking.mode", "minimal")
+   *     .producerProperty("compression.type", "lz4")
+   *     .listener(record -> log.debug("{}", record))
+   *     .build();
+   * }</pre>
+   */
+  @API(status = EXPERIMENTAL)
+  public static final class Builder {
+    private final SourceDatabase source;
+    private final String bootstrapServers;
+    private final Path workDirectory;
+    private String topicPrefix = DEFAULT_TOPIC_PREFIX;
+    private String table = OrdersTable.DEFAULT_NAME;
+    private @Nullable String topic;
+    private long serverId = ThreadLocalRandom.current().nextLong(10_000, 1_000_000);
+    private String engineName = "srl-debezium";
+    private String snapshotMode = "initial";
+    private Duration pollInterval = Duration.ofMillis(50);
+    private int maxBatchSize = 2048;
+    private int maxQueueSize;
+    private Duration offsetFlushInterval = Duration.ofMillis(200);
+    private Duration producerLinger = Duration.ofMillis(5);
+    private Duration startTimeout = Duration.ofSeconds(60);
+    private Duration stopTimeout = Duration.ofSeconds(60);
+    private @Nullable PublishListener listener;
+    private final Map<String, String> connectorOverrides = new LinkedHashMap<>();
+    private final Map<String, Object> producerOverrides = new LinkedHashMap<>();
+
+    private Builder(SourceDatabase source, String bootstrapServers, Path workDirectory) {
+      this.source = Objects.requireNonNull(source, "source");
+      this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+      this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
+      if (bootstrapServers.isBlank()) {
+        throw new IllegalArgumentException(
+            "bootstrapServers is empty: give host:port of a broker, e.g. 127.0.0.1:9092");
+      }
+    }
+
+    /** Debezium's {@code topic.prefix} (its logical server name); default {@code lab}. */
+    public Builder topicPrefix(String topicPrefix) {
+      Objects.requireNonNull(topicPrefix, "topicPrefix");
+      if (!TOPIC_PREFIX.matcher(topicPrefix).matches()) {
+        throw new IllegalArgumentException(
+            "topicPrefix '"
+                + topicPrefix
+                + "' is not accepted: use letters, digits, _, . and -, e.g. lab");
+      }
+      this.topicPrefix = topicPrefix;
+      return this;
+    }
+
+    /** The table to capture in the source's database; default {@code orders}. */
+    public Builder table(String table) {
+      this.table = OrdersTable.in(source, table).name();
+      return this;
+    }
+
+    /** The topic to publish to; default {@code <topic.prefix>.<database>.<table>}. */
+    public Builder topic(String topic) {
+      Objects.requireNonNull(topic, "topic");
+      if (topic.isBlank()) {
+        throw new IllegalArgumentException("The topic name is empty");
+      }
+      this.topic = topic;
+      return this;
+    }
+
+    /** Debezium's {@code database.server.id}: unique among the source's replicas. */
+    public Builder serverId(long serverId) {
+      if (serverId < 1 || serverId > 4_294_967_295L) {
+        throw new IllegalArgumentException(
+            "serverId must be between 1 and 4294967295, got " + serverId);
+      }
+      this.serverId = serverId;
+      return this;
+    }
+
+    /** The engine's name, which keys its offsets; default {@code srl-debezium}. */
+    public Builder engineName(String engineName) {
+      Objects.requireNonNull(engineName, "engineName");
+      if (engineName.isBlank()) {
+        throw new IllegalArgumentException("The engine name is empty");
+      }
+      this.engineName = engineName;
+      return this;
+    }
+
+    /** Debezium's {@code snapshot.mode}: {@code initial} (default), {@code no_data}, ... */
+    public Builder snapshotMode(String snapshotMode) {
+      this.snapshotMode = Objects.requireNonNull(snapshotMode, "snapshotMode");
+      return this;
+    }
+
+    /** How long the engine waits for changes before it hands over a batch; default 50 ms. */
+    public Builder pollInterval(Duration pollInterval) {
+      this.pollInterval = positive(pollInterval, "pollInterval");
+      return this;
+    }
+
+    /** Most records per batch; default 2048. */
+    public Builder maxBatchSize(int maxBatchSize) {
+      if (maxBatchSize < 1) {
+        throw new IllegalArgumentException("maxBatchSize must be at least 1, got " + maxBatchSize);
+      }
+      this.maxBatchSize = maxBatchSize;
+      return this;
+    }
+
+    /** The engine's queue; must exceed the batch size; default 4 × batch size (at least 8192). */
+    public Builder maxQueueSize(int maxQueueSize) {
+      if (maxQueueSize < 2) {
+        throw new IllegalArgumentException("maxQueueSize must be at least 2, got " + maxQueueSize);
+      }
+      this.maxQueueSize = maxQueueSize;
+      return this;
+    }
+
+    /** How often the engine flushes offsets it was given; default 200 ms. */
+    public Builder offsetFlushInterval(Duration interval) {
+      this.offsetFlushInterval = positive(interval, "offsetFlushInterval");
+      return this;
+    }
+
+    /** The producer's {@code linger.ms}; default 5 ms (0 is allowed). */
+    public Builder producerLinger(Duration linger) {
+      Objects.requireNonNull(linger, "linger");
+      if (linger.isNegative()) {
+        throw new IllegalArgumentException("producerLinger cannot be negative, got " + linger);
+      }
+      this.producerLinger = linger;
+      return this;
+    }
+
+    /** How long {@link DebeziumPublisher#start()} waits for the connector task; default 60 s. */
+    public Builder startTimeout(Duration timeout) {
+      this.startTimeout = positive(timeout, "startTimeout");
+      return this;
+    }
+
+    /** How long a stop waits for the engine to end; default 60 s. */
+    public Builder stopTimeout(Duration timeout) {
+      this.stopTimeout = positive(timeout, "stopTimeout");
+      return this;
+    }
+
+    /** Told about every acknowledged record (on the engine's thread). */
+    public Builder listener(PublishListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** One more Debezium setting, overriding the lab's (e.g. {@code snapshot.locking.mode}). */
+    public Builder connectorProperty(String name, String value) {
+      connectorOverrides.put(
+          Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** One more producer setting, overriding the lab's (e.g. {@code compression.type}). */
+    public Builder producerProperty(String name, Object value) {
+      producerOverrides.put(
+          Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    public DebeziumPublisher build() {
+      if (maxQueueSize != 0 && maxQueueSize <= maxBatchSize) {
+        throw new IllegalArgumentException(
+            "maxQueueSize ("
+                + maxQueueSize
+                + ") must exceed maxBatchSize ("
+                + maxBatchSize
+                + "): Debezium refuses it otherwise");
+      }
+      Object acks = producerOverrides.get(ProducerConfig.ACKS_CONFIG);
+      if (acks != null && !"all".equals(acks.toString()) && !"-1".equals(acks.toString())) {
+        throw new IllegalArgumentException(
+            "acks=" + acks + " would lose acknowledged records on a broker restart: keep acks=all");
+      }
+      return new DebeziumPublisher(this);
+    }
+
+    int maxQueueSize() {
+      return maxQueueSize != 0 ? maxQueueSize : Math.max(8192, 4 * maxBatchSize);
+    }
+
+    private static Duration positive(Duration duration, String name) {
+      Objects.requireNonNull(duration, name);
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + duration);
+      }
+      return duration;
+    }
+  }
+}

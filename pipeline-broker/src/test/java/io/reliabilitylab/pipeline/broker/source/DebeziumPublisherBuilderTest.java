@@ -1,0 +1,171 @@
+package io.reliabilitylab.pipeline.broker.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.reliabilitylab.harness.source.SourceDatabase;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DebeziumPublisherBuilderTest {
+
+  @TempDir Path dir;
+
+  private final SourceDatabase source = new FakeSource();
+
+  @Test
+  void defaultsNameTheTopicAfterPrefixDatabaseAndTable() {
+    try (DebeziumPublisher publisher = builder().build()) {
+      assertThat(publisher.topic()).isEqualTo("lab.shop.orders");
+      assertThat(publisher.state()).isEqualTo(ConnectorState.NEW);
+      assertThat(publisher.status()).isEqualTo("NEW");
+      assertThat(publisher.offsetFile()).isEqualTo(dir.resolve("offsets.dat"));
+      assertThat(publisher.historyFile()).isEqualTo(dir.resolve("schema-history.dat"));
+    }
+    try (DebeziumPublisher publisher = builder().topicPrefix("p1").table("orders_b").build()) {
+      assertThat(publisher.topic()).isEqualTo("p1.shop.orders_b");
+    }
+    try (DebeziumPublisher publisher = builder().topic("cdc.orders").build()) {
+      assertThat(publisher.topic()).isEqualTo("cdc.orders");
+    }
+  }
+
+  @Test
+  void engineSettingsCarryTheTunablesAndFileStores() {
+    DebeziumPublisher.Builder builder =
+        builder()
+            .serverId(6401)
+            .pollInterval(Duration.ofMillis(20))
+            .maxBatchSize(500)
+            .offsetFlushInterval(Duration.ofMillis(100))
+            .connectorProperty("snapshot.locking.mode", "none");
+    Properties engine = DebeziumPublisher.engineProperties(builder, dir);
+
+    assertThat(engine)
+        .containsEntry("connector.class", "io.debezium.connector.mariadb.MariaDbConnector")
+        .containsEntry("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore")
+        .containsEntry("offset.storage.file.filename", dir.resolve("offsets.dat").toString())
+        .containsEntry(
+            "schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory")
+        .containsEntry(
+            "schema.history.internal.file.filename", dir.resolve("schema-history.dat").toString())
+        .containsEntry("offset.flush.interval.ms", "100")
+        .containsEntry("poll.interval.ms", "20")
+        .containsEntry("max.batch.size", "500")
+        .containsEntry("max.queue.size", "8192")
+        .containsEntry("database.server.id", "6401")
+        .containsEntry("table.include.list", "shop.orders")
+        .containsEntry("include.schema.changes", "false")
+        .containsEntry("tombstones.on.delete", "true")
+        .containsEntry("snapshot.locking.mode", "none");
+
+    Map<String, Object> producer =
+        DebeziumPublisher.producerProperties(builder().producerLinger(Duration.ofMillis(2)));
+    assertThat(producer)
+        .containsEntry("acks", "all")
+        .containsEntry("enable.idempotence", true)
+        .containsEntry("linger.ms", 2)
+        .containsEntry("bootstrap.servers", "127.0.0.1:9092");
+  }
+
+  @Test
+  void theEffectiveConfigurationMasksThePassword() {
+    try (DebeziumPublisher publisher = builder().build()) {
+      assertThat(publisher.effectiveConfiguration())
+          .containsEntry("debezium.database.password", "***")
+          .containsEntry("producer.acks", "all")
+          .doesNotContainValue("s3cret");
+    }
+  }
+
+  @Test
+  void refusesSettingsThatWouldBreakIt() {
+    assertThatThrownBy(() -> builder().maxBatchSize(100).maxQueueSize(100).build())
+        .hasMessageContaining("must exceed maxBatchSize");
+    assertThatThrownBy(() -> builder().producerProperty("acks", "1").build())
+        .hasMessageContaining("keep acks=all");
+    assertThatThrownBy(() -> builder().topicPrefix("a b"))
+        .hasMessageContaining("topicPrefix 'a b' is not accepted");
+    assertThatThrownBy(() -> builder().pollInterval(Duration.ZERO))
+        .hasMessageContaining("pollInterval must be positive");
+    assertThatThrownBy(() -> DebeziumPublisher.builder(source, " ", dir))
+        .hasMessageContaining("bootstrapServers is empty");
+  }
+
+  @Test
+  void controlsOutsideARunSayWhatIsWrong() {
+    try (DebeziumPublisher publisher = builder().build()) {
+      assertThat(publisher.stop().state()).isEqualTo(ConnectorState.NEW);
+      assertThatThrownBy(publisher::snapshotOffsets)
+          .hasMessageContaining("No offsets were flushed");
+      assertThatThrownBy(() -> publisher.corruptNext(0)).hasMessageContaining("starts at 1");
+      publisher.corruptNext(2);
+      assertThatThrownBy(() -> publisher.corruptNext(1)).hasMessageContaining("armed already");
+    }
+  }
+
+  @Test
+  void closingCompletesAnArmedPoisonExceptionally() {
+    DebeziumPublisher publisher = builder().build();
+    var poison = publisher.corruptNext(1);
+    publisher.close();
+    assertThat(poison).isCompletedExceptionally();
+    assertThat(publisher.state()).isEqualTo(ConnectorState.CLOSED);
+    assertThatThrownBy(publisher::start).hasMessageContaining("closed");
+  }
+
+  private DebeziumPublisher.Builder builder() {
+    return DebeziumPublisher.builder(source, "127.0.0.1:9092", dir);
+  }
+
+  private static final class FakeSource implements SourceDatabase {
+    @Override
+    public String kind() {
+      return "external";
+    }
+
+    @Override
+    public String serverVersion() {
+      return "10.11.5-MariaDB-log";
+    }
+
+    @Override
+    public String host() {
+      return "127.0.0.1";
+    }
+
+    @Override
+    public int port() {
+      return 3306;
+    }
+
+    @Override
+    public String database() {
+      return "shop";
+    }
+
+    @Override
+    public String jdbcUrl() {
+      return "jdbc:mysql://127.0.0.1:3306/shop";
+    }
+
+    @Override
+    public Credentials cdcCredentials() {
+      return new Credentials("cdc", "s3cret");
+    }
+
+    @Override
+    public Connection connect() throws SQLException {
+      throw new SQLException("not connected in a unit test");
+    }
+
+    @Override
+    public void close() {}
+  }
+}
