@@ -26,7 +26,9 @@ class PackagedJarIT {
           "event-id-audit",
           "changelog-completeness",
           "no-duplicate-keys",
-          "current-changelog-consistency");
+          "current-changelog-consistency",
+          "offset-checkpoint-snapshot-linkage",
+          "dlq-integrity");
 
   private static final Path JAVA_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 
@@ -40,6 +42,41 @@ class PackagedJarIT {
     for (String check : BUILT_IN_CHECKS) {
       assertThat(outcome.out()).containsPattern("(?m)^  " + check + " +\\S");
     }
+  }
+
+  @Test
+  void listNamesBothPipelinesAndTheBrokerFaults() throws Exception {
+    Outcome outcome = PackagedLab.run(PackagedLab.currentJava(), workingDirectory, "list");
+    assertThat(outcome.exitCode()).as("exit code; stderr: %s", outcome.err()).isZero();
+    for (String name :
+        List.of("direct", "broker", "poison-message", "broker-restart", "duplicate-redelivery")) {
+      assertThat(outcome.out()).containsPattern("(?m)^  " + name + " +\\S");
+    }
+  }
+
+  /**
+   * Both pipelines share the jar's one class path (Flink CDC with its Debezium 1.9 relocated,
+   * Debezium 3.5, kafka-clients 4.1.1): the broker pipeline runs from it end to end.
+   */
+  @Test
+  void theBrokerPipelineRunsFromThePackagedJar() throws Exception {
+    Outcome outcome =
+        PackagedLab.run(
+            PackagedLab.currentJava(),
+            workingDirectory,
+            "run",
+            "--pipeline",
+            "broker",
+            "--faults",
+            "none",
+            "--events",
+            "200",
+            "--out",
+            workingDirectory.resolve("runs").toString());
+    assertThat(outcome.exitCode())
+        .as("exit code; stdout: %s%nstderr: %s", outcome.out(), outcome.err())
+        .isZero();
+    assertThat(outcome.out()).contains("offset-checkpoint-snapshot-linkage", "PASSED");
   }
 
   @Test

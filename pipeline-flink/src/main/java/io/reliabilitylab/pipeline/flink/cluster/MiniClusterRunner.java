@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (MiniClusterRunner cluster = MiniClusterRunner.start(MiniClusterSettings.defaults())) {
- *   JobID job = cluster.submit(DirectJob.create(config));
- *   cluster.awaitRunning(job, Duration.ofSeconds(30));
- *   cluster.terminateTaskManager(cluster.taskManagersOf(job).iterator().next());
+ *   JobID id = cluster.submit(job); // any FlinkJob: DirectJob, BrokerJob, yours
+ *   cluster.awaitRunning(id, Duration.ofSeconds(30));
+ *   cluster.terminateTaskManager(cluster.taskManagersOf(id).iterator().next());
  *   cluster.startTaskManager();
  * }
  * }</pre>

@@ -77,7 +77,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (FlinkCluster cluster = RestFlinkCluster.connect(URI.create("http://flink:8081"))) {
- *   JobID job = cluster.submit(DirectJob.create(config));
+ *   JobID id = cluster.submit(job); // any FlinkJob: DirectJob, BrokerJob, yours
  * }
  * }</pre>
  */

@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Arms and disarms the direct job's fault points, and tells when an armed point fired. Every point
- * is a no-op until armed: on the hot path a point reads one volatile flag. An arming fires at most
- * once; it carries its fault id into the exception it causes, so the lab can find it in the job's
- * exception history, and {@link #firing} keeps when (and at which checkpoint) it fired. Counts
- * ({@code after-event:K}, {@code snapshot-phase:K}) start at the arming and are shared by the
- * point's subtasks in this JVM: arm before submitting the job to count from the job's start.
+ * Arms and disarms the reference jobs' fault points, and tells when an armed point fired. Every
+ * point is a no-op until armed: on the hot path a point reads one volatile flag. An arming fires at
+ * most once; it carries its fault id into the exception it causes, so the lab can find it in the
+ * job's exception history, and {@link #firing} keeps when (and at which checkpoint) it fired.
+ * Counts ({@code after-event:K}, {@code snapshot-phase:K}) start at the arming and are shared by
+ * the point's subtasks in this JVM: arm before submitting the job to count from the job's start.
  *
  * <p>The registry is static, in this JVM: it reaches the job's operators, enumerator, checkpoint
  * storage and committers because a MiniCluster runs them in the lab's JVM (with the application

@@ -1,5 +1,5 @@
 /**
- * Table maintenance for the direct pipeline's Iceberg tables: compaction with Iceberg's own
+ * Table maintenance for the reference pipelines' Iceberg tables: compaction with Iceberg's own
  * rewrite-data-files action while the job keeps committing, reported as a {@link
  * io.reliabilitylab.spi.pipeline.MaintenanceReport}.
  */

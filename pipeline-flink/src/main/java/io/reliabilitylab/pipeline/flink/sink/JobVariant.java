@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import org.apiguardian.api.API;
 
 /**
- * Which direct job runs: the faithful one, or a deliberately broken one the lab must catch (its
+ * Which reference job runs: the faithful one, or a deliberately broken one the lab must catch (its
  * negative controls). Chosen with the pipeline option {@value #OPTION}.
  */
 @API(status = EXPERIMENTAL)
