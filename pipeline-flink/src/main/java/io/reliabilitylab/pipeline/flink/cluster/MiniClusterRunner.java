@@ -166,17 +166,48 @@ public final class MiniClusterRunner extends RestFlinkCluster {
   }
 
   /**
+   * The registered TaskManagers; while a fresh cluster's REST endpoint cannot reach its
+   * ResourceManager yet ("Cannot connect to ResourceManager right now"), asks again until the
+   * deadline.
+   */
+  private Set<String> registeredOnceTheResourceManagerAnswers(long deadlineNanos) throws Exception {
+    while (true) {
+      try {
+        return registeredTaskManagers();
+      } catch (Exception e) {
+        if (!resourceManagerNotReachableYet(e) || System.nanoTime() > deadlineNanos) {
+          throw e;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+    }
+  }
+
+  private static boolean resourceManagerNotReachableYet(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      String message = cause.getMessage();
+      if (message != null && message.contains("Cannot connect to ResourceManager")) {
+        return true;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Starts one more TaskManager and returns its id once it registered with the ResourceManager, so
    * that its slots can be offered to jobs.
    */
   public synchronized String startTaskManager() throws Exception {
-    Set<String> before = registeredTaskManagers();
+    long deadline = System.nanoTime() + REGISTRATION_TIMEOUT.toNanos();
+    Set<String> before = registeredOnceTheResourceManagerAnswers(deadline);
     before.addAll(taskManagerIds);
     int index = taskManagerIds.size();
     miniCluster.startTaskManager();
-    long deadline = System.nanoTime() + REGISTRATION_TIMEOUT.toNanos();
     while (true) {
-      Set<String> now = registeredTaskManagers();
+      Set<String> now = registeredOnceTheResourceManagerAnswers(deadline);
       now.removeAll(before);
       if (now.size() == 1) {
         String id = now.iterator().next();
