@@ -168,6 +168,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       String group = "reliability-lab-" + work.getFileName();
       publisher =
           DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
+              .connectorClass(DebeziumPublisher.connectorFor(source.serverVersion()))
               .table(table)
               .topic(topic)
               .build();

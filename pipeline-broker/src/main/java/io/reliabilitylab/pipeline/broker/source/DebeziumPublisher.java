@@ -86,6 +86,21 @@ public final class DebeziumPublisher implements AutoCloseable {
   /** The Debezium connector this publisher runs. */
   public static final String CONNECTOR_CLASS = "io.debezium.connector.mariadb.MariaDbConnector";
 
+  /** Debezium's connector for MySQL servers (MySQL 8), chosen for a server that is not MariaDB. */
+  public static final String MYSQL_CONNECTOR_CLASS = "io.debezium.connector.mysql.MySqlConnector";
+
+  /**
+   * The Debezium connector for a server, from its version string ({@code SELECT VERSION()}): the
+   * MariaDB connector for MariaDB (GTIDs of MariaDB's form, {@code SHOW BINLOG STATUS}), the MySQL
+   * connector for anything else. Debezium 3.6's MySQL connector fails on MariaDB, and each reads
+   * the other's GTIDs wrongly, so the choice matters.
+   */
+  public static String connectorFor(String serverVersion) {
+    return serverVersion.toLowerCase(java.util.Locale.ROOT).contains("mariadb")
+        ? CONNECTOR_CLASS
+        : MYSQL_CONNECTOR_CLASS;
+  }
+
   /** Debezium's logical server name and the topic's first part unless told otherwise. */
   public static final String DEFAULT_TOPIC_PREFIX = "lab";
 
@@ -757,7 +772,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     SourceDatabase source = builder.source;
     Properties properties = new Properties();
     properties.setProperty("name", builder.engineName);
-    properties.setProperty("connector.class", CONNECTOR_CLASS);
+    properties.setProperty("connector.class", builder.connectorClass);
     properties.setProperty(
         "offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
     properties.setProperty(
@@ -939,6 +954,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     private long serverId = ThreadLocalRandom.current().nextLong(10_000, 1_000_000);
     private String engineName = "srl-debezium";
     private String snapshotMode = "initial";
+    private String connectorClass = CONNECTOR_CLASS;
     private Duration pollInterval = Duration.ofMillis(50);
     private int maxBatchSize = 2048;
     private int maxQueueSize;
@@ -1006,6 +1022,26 @@ public final class DebeziumPublisher implements AutoCloseable {
         throw new IllegalArgumentException("The engine name is empty");
       }
       this.engineName = engineName;
+      return this;
+    }
+
+    /**
+     * The Debezium connector class: the MariaDB connector by default; {@link #connectorFor} picks
+     * the right one for a server.
+     */
+    public Builder connectorClass(String connectorClass) {
+      if (!connectorClass.equals(CONNECTOR_CLASS)
+          && !connectorClass.equals(MYSQL_CONNECTOR_CLASS)) {
+        throw new IllegalArgumentException(
+            "Unsupported connector class '"
+                + connectorClass
+                + "'; use "
+                + CONNECTOR_CLASS
+                + " (MariaDB) or "
+                + MYSQL_CONNECTOR_CLASS
+                + " (MySQL 8)");
+      }
+      this.connectorClass = connectorClass;
       return this;
     }
 

@@ -37,6 +37,30 @@ class DebeziumPublisherBuilderTest {
   }
 
   @Test
+  void picksTheMariaDbConnectorForMariaDbAndTheMySqlConnectorForMySql() {
+    assertThat(DebeziumPublisher.connectorFor("10.11.5-MariaDB-log"))
+        .isEqualTo(DebeziumPublisher.CONNECTOR_CLASS);
+    assertThat(DebeziumPublisher.connectorFor("5.5.5-10.11.5-MariaDB"))
+        .isEqualTo(DebeziumPublisher.CONNECTOR_CLASS);
+    assertThat(DebeziumPublisher.connectorFor("8.0.40"))
+        .isEqualTo(DebeziumPublisher.MYSQL_CONNECTOR_CLASS);
+    try (DebeziumPublisher publisher =
+        builder().connectorClass(DebeziumPublisher.MYSQL_CONNECTOR_CLASS).build()) {
+      assertThat(publisher.effectiveConfiguration())
+          .containsEntry("debezium.connector.class", DebeziumPublisher.MYSQL_CONNECTOR_CLASS);
+    }
+    assertThatThrownBy(() -> builder().connectorClass("io.debezium.connector.postgresql.X"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("MySQL 8");
+  }
+
+  @Test
+  void bothConnectorsAreOnTheClassPath() throws Exception {
+    assertThat(Class.forName(DebeziumPublisher.CONNECTOR_CLASS)).isNotNull();
+    assertThat(Class.forName(DebeziumPublisher.MYSQL_CONNECTOR_CLASS)).isNotNull();
+  }
+
+  @Test
   void engineSettingsCarryTheTunablesAndFileStores() {
     DebeziumPublisher.Builder builder =
         builder()
