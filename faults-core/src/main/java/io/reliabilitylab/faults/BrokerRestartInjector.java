@@ -76,7 +76,7 @@ public final class BrokerRestartInjector extends BuiltInFault {
   @Override
   FaultHandle start(FaultContext context, PipelineView view) throws Exception {
     FaultSpec spec = context.spec();
-    long downMs = PoisonMessageInjector.positiveLong(spec, DOWN, DEFAULT_DOWN_MS);
+    long downMs = positiveLong(spec, DOWN, DEFAULT_DOWN_MS);
     BrokerControl broker = context.pipeline().capability(BrokerControl.class).orElseThrow();
     Observation baseline = view.observe();
     Map<String, String> details = new LinkedHashMap<>();

@@ -118,6 +118,27 @@ abstract class BuiltInFault implements FaultInjector {
     return new SkippedRun(FaultEvidence.skipped(context.spec(), context.clock().instant(), reason));
   }
 
+  /** A whole-number parameter of at least 1, or its default. */
+  static long positiveLong(FaultSpec spec, String key, long defaultValue) {
+    String text = spec.parameter(key, Long.toString(defaultValue));
+    try {
+      long value = Long.parseLong(text);
+      if (value >= 1) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the fault's id
+    }
+    throw new IllegalArgumentException(
+        "Parameter "
+            + key
+            + " of "
+            + spec.id()
+            + " must be a whole number >= 1, got '"
+            + text
+            + "'");
+  }
+
   /** A parameter that must be one of {@code choices}; the first choice is the default. */
   static String choice(FaultSpec spec, String key, String defaultValue, Set<String> choices) {
     String value = spec.parameter(key, defaultValue);

@@ -84,7 +84,7 @@ public final class DuplicateRedeliveryInjector extends BuiltInFault {
   @Override
   FaultHandle start(FaultContext context, PipelineView view) throws Exception {
     FaultSpec spec = context.spec();
-    long events = PoisonMessageInjector.positiveLong(spec, EVENTS, DEFAULT_EVENTS);
+    long events = positiveLong(spec, EVENTS, DEFAULT_EVENTS);
     SourceConnectorControl connector =
         context.pipeline().capability(SourceConnectorControl.class).orElseThrow();
     ReplayDeduplication dedup =

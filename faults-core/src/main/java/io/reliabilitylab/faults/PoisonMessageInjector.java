@@ -407,24 +407,4 @@ public final class PoisonMessageInjector extends BuiltInFault {
       Thread.sleep(POLL.toMillis());
     }
   }
-
-  static long positiveLong(FaultSpec spec, String key, long defaultValue) {
-    String text = spec.parameter(key, Long.toString(defaultValue));
-    try {
-      long value = Long.parseLong(text);
-      if (value >= 1) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below with the fault's id
-    }
-    throw new IllegalArgumentException(
-        "Parameter "
-            + key
-            + " of "
-            + spec.id()
-            + " must be a whole number >= 1, got '"
-            + text
-            + "'");
-  }
 }

@@ -80,12 +80,14 @@ final class BrokerEvidence {
     return deadLetters == null ? List.of() : deadLetters.records();
   }
 
-  /** The quarantine section of the run record, or null when nothing was quarantined. */
-  @Nullable Quarantine quarantine() throws Exception {
+  /**
+   * The quarantine section of the run record for the dead letters read (by {@link #deadLetters}),
+   * or null when nothing was quarantined.
+   */
+  @Nullable Quarantine quarantine(List<DlqRecord> records) {
     if (deadLetters == null) {
       return null;
     }
-    List<DlqRecord> records = deadLetters.records();
     List<DeadLetterQueue.Repair> repairs = deadLetters.repairs();
     if (records.isEmpty() && repairs.isEmpty()) {
       return null;

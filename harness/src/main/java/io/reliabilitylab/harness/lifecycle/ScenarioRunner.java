@@ -353,7 +353,7 @@ public final class ScenarioRunner {
         record.repairLinkage(broker.latest("repair"));
         List<DlqRecord> deadLetters = broker.deadLetters();
         deadLetters.forEach(record::dlqRecord);
-        record.quarantine(broker.quarantine());
+        record.quarantine(broker.quarantine(deadLetters));
         reconcile(
             pipeline,
             tables,

@@ -146,16 +146,14 @@ public abstract class FlinkPipeline
 
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    Set<Class<? extends PipelineCapability>> offered =
-        new HashSet<>(
-            Set.of(JobControl.class, TableAccess.class, FaultPoints.class, SavepointControl.class));
-    // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab.
     if (cluster instanceof MiniClusterRunner) {
-      offered.add(TaskManagerControl.class);
-      // The Hadoop catalog's commit lock lives in one JVM: compacting from the lab's JVM is safe
-      // only while the job commits from this JVM too.
-      offered.add(TableMaintenance.class);
+      return EMBEDDED_CAPABILITIES;
     }
+    // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
+    // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe only
+    // while the job commits from this JVM too.
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
+    offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
     return Set.copyOf(offered);
   }
 
