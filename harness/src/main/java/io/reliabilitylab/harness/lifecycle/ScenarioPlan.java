@@ -59,6 +59,16 @@ public record ScenarioPlan(
     Objects.requireNonNull(catchUpTimeout, "catchUpTimeout");
     faults = List.copyOf(faults);
     exercises = List.copyOf(exercises);
+    for (int index = 1; index < faults.size(); index++) {
+      if (faults.get(index).position() instanceof FaultPosition.SnapshotPhase
+          && !(faults.get(index - 1).position() instanceof FaultPosition.SnapshotPhase)) {
+        throw new IllegalArgumentException(
+            "Scenario '"
+                + scenario
+                + "' plans a snapshot-phase fault after a fault that fires later; the snapshot"
+                + " phase comes first, so list its faults first");
+      }
+    }
     if (!faults.isEmpty() && !exercises.isEmpty()) {
       throw new IllegalArgumentException(
           "Scenario '"
@@ -176,6 +186,18 @@ public record ScenarioPlan(
         null,
         null,
         List.of(exercise));
+  }
+
+  /**
+   * How many of the leading faults fire in the snapshot phase (armed when the job is submitted).
+   */
+  public int snapshotPhaseFaults() {
+    int count = 0;
+    while (count < faults.size()
+        && faults.get(count).position() instanceof FaultPosition.SnapshotPhase) {
+      count++;
+    }
+    return count;
   }
 
   /** Whether a planned fault fires in the snapshot phase, so the baseline is written first. */

@@ -132,10 +132,17 @@ public final class ScenarioRunner {
 
   /** Runs the scenario and writes its record into the output directory; returns the record. */
   public RunRecord run(ScenarioPlan plan) throws Exception {
+    return run(plan, WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed())));
+  }
+
+  /**
+   * Runs the scenario on a workload built elsewhere (an explorer's shrunk sequence) instead of the
+   * one its seed generates; the record names the workload by its digest.
+   */
+  public RunRecord run(ScenarioPlan plan, Workload workload) throws Exception {
     Instant started = clock.instant();
     String runId = RunId.next(started);
     Path runDirectory = Files.createDirectories(outDirectory.resolve(runId));
-    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed()));
     // A fault in the snapshot phase needs the first half preloaded: the pipeline then reads it as
     // a snapshot, not as the changes that made it.
     Expectation expected =
@@ -200,7 +207,8 @@ public final class ScenarioRunner {
 
     List<SourceTransaction> transactions = workload.transactions();
     boolean phased = !plan.faults().isEmpty() || !plan.exercises().isEmpty();
-    int baselineCount = phased ? transactions.size() / 2 : transactions.size();
+    int baselineCount =
+        phased ? WorkloadPhases.baselineCount(transactions.size()) : transactions.size();
     List<SourceTransaction> rest = transactions.subList(baselineCount, transactions.size());
     // A fault placed in the snapshot phase needs rows to snapshot: the baseline is written before
     // the job starts, and the fault is armed the moment the job is submitted.
@@ -213,9 +221,9 @@ public final class ScenarioRunner {
       record.timing("preload", Duration.between(preloadAt, clock.instant()));
       onSubmitted =
           submitted -> {
-            int sequence = 0;
-            for (PlannedFault planned : plan.faults()) {
-              armedAtSubmission.add(arm(planned, ++sequence, submitted, plan, runDirectory));
+            for (int index = 0; index < plan.snapshotPhaseFaults(); index++) {
+              armedAtSubmission.add(
+                  arm(plan.faults().get(index), index + 1, submitted, plan, runDirectory));
             }
           };
     }
@@ -279,7 +287,7 @@ public final class ScenarioRunner {
         job.awaitCompletedCheckpointAfter(clock.instant(), plan.startTimeout());
         record.timing("start", Duration.between(startAt, clock.instant()));
         if (snapshotPhase) {
-          if (armedAtSubmission.size() != plan.faults().size()) {
+          if (armedAtSubmission.size() != plan.snapshotPhaseFaults()) {
             record.error(
                 "pipeline '"
                     + plan.pipeline()
@@ -287,7 +295,15 @@ public final class ScenarioRunner {
                     + " were never armed");
             return;
           }
-          completeFaults(plan, armedAtSubmission, rest, record);
+          List<List<SourceTransaction>> segments =
+              WorkloadPhases.segments(rest, plan.faults().size());
+          int armed = armedAtSubmission.size();
+          completeFaults(
+              plan,
+              armedAtSubmission,
+              segments.subList(0, armed).stream().flatMap(List::stream).toList(),
+              record);
+          injectFaults(plan, pipeline, armed, segments, runDirectory, record);
         } else {
           if (job.restartCount() != 0) {
             record.error("the job restarted " + job.restartCount() + " times before any fault");
@@ -323,7 +339,13 @@ public final class ScenarioRunner {
             if (plan.faults().isEmpty()) {
               runExercises(plan, pipeline, workload, baselineCount, runDirectory, record);
             } else {
-              injectFaults(plan, pipeline, rest, runDirectory, record);
+              injectFaults(
+                  plan,
+                  pipeline,
+                  0,
+                  WorkloadPhases.segments(rest, plan.faults().size()),
+                  runDirectory,
+                  record);
             }
           }
         }
@@ -492,8 +514,8 @@ public final class ScenarioRunner {
       throws Exception {
     FaultInjector injector = fault(planned.fault());
     String id = FaultIds.of(sequence, injector.name());
-    FaultPosition position =
-        planned.position() != null ? planned.position() : defaultPosition(injector, pipeline);
+    FaultPosition resolved = planned.resolvedPosition(latestCheckpoint(pipeline));
+    FaultPosition position = resolved != null ? resolved : defaultPosition(injector, pipeline);
     FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
     FaultContext context =
         new FaultContext(
@@ -554,36 +576,40 @@ public final class ScenarioRunner {
   }
 
   /**
-   * Injects each planned fault in turn while the rest of the workload is written, proves that it
-   * fired, awaits recovery and records both; a fault that cannot be proven fails the run.
+   * Injects the planned faults from {@code first} on, one after another, each while its own segment
+   * of the workload is written; proves that it fired, awaits recovery and records both; a fault
+   * that cannot be proven fails the run.
    */
   private void injectFaults(
       ScenarioPlan plan,
       PipelineUnderTest pipeline,
-      List<SourceTransaction> rest,
+      int first,
+      List<List<SourceTransaction>> segments,
       Path runDirectory,
       RunRecord.Builder record)
       throws Exception {
     ExecutorService writer =
         Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-workload-writer"));
     try {
-      Future<?> writing = null;
-      int sequence = 0;
-      for (PlannedFault planned : plan.faults()) {
-        if (writing == null) {
-          // The workload keeps writing to the source while the fault is injected, fires and
-          // heals: paced to span the fault, since unpaced it would be written before the fault
-          // fires. It starts with the injection, as some faults act on the writes themselves (a
-          // connector rewound by some events, a broker down while changes arrive).
-          writing = writer.submit(() -> pacedWriter(rest).write(rest));
+      for (int index = first; index < plan.faults().size(); index++) {
+        PlannedFault planned = plan.faults().get(index);
+        List<SourceTransaction> segment = segments.get(index);
+        // The segment is written while the fault is injected, fires and heals: paced to span the
+        // fault, since unpaced it would be written before the fault fires. A fault counted in
+        // events is armed first, so that it sees all of them; any other starts with the writes,
+        // as some faults act on the writes themselves (a connector rewound by some events, a
+        // broker down while changes arrive) and a fault performed now returns only when done.
+        boolean countsEvents =
+            planned.position() instanceof FaultPosition.AfterEvent
+                || planned.position() instanceof FaultPosition.SnapshotPhase;
+        ArmedFault armed =
+            countsEvents ? arm(planned, index + 1, pipeline, plan, runDirectory) : null;
+        Future<?> writing = writer.submit(() -> pacedWriter(segment).write(segment));
+        if (armed == null) {
+          armed = arm(planned, index + 1, pipeline, plan, runDirectory);
         }
-        ArmedFault armed = arm(planned, ++sequence, pipeline, plan, runDirectory);
         complete(armed, plan, record);
-      }
-      if (writing != null) {
         writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
-      } else {
-        WorkloadWriter.to(source).write(rest);
       }
     } finally {
       writer.shutdownNow();
@@ -630,12 +656,7 @@ public final class ScenarioRunner {
    */
   private static FaultPosition defaultPosition(FaultInjector injector, PipelineUnderTest pipeline) {
     Set<FaultPosition.Kind> kinds = injector.supportedPositions();
-    long nextCheckpoint =
-        pipeline
-                .capability(JobControl.class)
-                .map(job -> job.checkpoints().stream().mapToLong(c -> c.id()).max().orElse(0))
-                .orElse(0L)
-            + 2;
+    long nextCheckpoint = latestCheckpoint(pipeline) + 2;
     if (kinds.contains(FaultPosition.Kind.AT_CHECKPOINT)) {
       return new FaultPosition.AtCheckpoint(nextCheckpoint);
     }
@@ -643,6 +664,14 @@ public final class ScenarioRunner {
       return new FaultPosition.AroundCommit(nextCheckpoint, false);
     }
     return new FaultPosition.Now();
+  }
+
+  /** The id of the job's latest checkpoint (any status), or 0 before the first. */
+  private static long latestCheckpoint(PipelineUnderTest pipeline) {
+    return pipeline
+        .capability(JobControl.class)
+        .map(job -> job.checkpoints().stream().mapToLong(c -> c.id()).max().orElse(0))
+        .orElse(0L);
   }
 
   private FaultInjector fault(String name) {

@@ -37,6 +37,16 @@ public final class RunRecordReader {
     return parse(readText(file), SuiteSummary.class, file.toString());
   }
 
+  /** Reads a document written by {@link RunRecordWriter#writeDocument} as {@code type}. */
+  public static <T> T readDocument(Path file, Class<T> type) throws IOException {
+    try {
+      return RunRecordJson.mapper().readValue(readText(file), type);
+    } catch (JsonProcessingException e) {
+      throw new IOException(
+          file + " is not a valid " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+    }
+  }
+
   /** Reads a run record from its JSON text. */
   public static RunRecord fromJson(String json) throws IOException {
     return parse(json, RunRecord.class, "run record");

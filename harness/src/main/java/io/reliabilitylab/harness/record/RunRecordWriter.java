@@ -58,6 +58,15 @@ public final class RunRecordWriter {
     return writeAtomically(suiteFile(summary.suiteId()), toJson(summary));
   }
 
+  /**
+   * Writes another document of a run (an explorer's report, a case to replay) into {@code fileName}
+   * of the directory, in the records' JSON conventions and with secrets masked.
+   */
+  public Path writeDocument(String fileName, Object document) throws IOException {
+    Objects.requireNonNull(document, "document");
+    return writeAtomically(directory.resolve(fileName), serialize(document));
+  }
+
   /** The record as the JSON text written to its file. */
   public static String toJson(RunRecord record) {
     return serialize(record);

@@ -1,9 +1,14 @@
 package io.reliabilitylab.harness.workload;
 
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
 /**
  * The kinds of change a generator asks for; the simplest first, which is where jqwik shrinks to.
  */
-enum Operation {
+@API(status = EXPERIMENTAL)
+public enum Operation {
   INSERT,
   UPDATE,
   DELETE,

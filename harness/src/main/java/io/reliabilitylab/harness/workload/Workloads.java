@@ -57,7 +57,7 @@ public final class Workloads {
   }
 
   /** One abstract change each; shrinks towards an insert that repeats the previous key. */
-  static Arbitrary<Intent> intents() {
+  public static Arbitrary<Intent> intents() {
     return Combinators.combine(
             Arbitraries.of(Operation.class),
             Arbitraries.integers().between(0, 15),
@@ -72,14 +72,16 @@ public final class Workloads {
    * One abstract change. Key choice 0 means the key the previous change touched; other choices pick
    * among live, deleted or fresh keys. The value choice decides the row's values.
    */
-  record Intent(Operation operation, int keyChoice, int valueChoice, boolean endsTransaction) {
-    Intent {
+  @API(status = EXPERIMENTAL)
+  public record Intent(
+      Operation operation, int keyChoice, int valueChoice, boolean endsTransaction) {
+    public Intent {
       Objects.requireNonNull(operation, "operation");
     }
   }
 
   /** Turns intents into a valid workload; the same intents always give the same workload. */
-  static Workload interpret(List<Intent> intents) {
+  public static Workload interpret(List<Intent> intents) {
     WorkloadConfig config = WorkloadConfig.builder().events(intents.size()).seed(0).build();
     OrdersModel model = new OrdersModel(config.seed(), config.keySpace(), config.firstEventId());
     List<SourceTransaction> transactions = new ArrayList<>();

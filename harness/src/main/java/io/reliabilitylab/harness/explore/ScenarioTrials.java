@@ -1,0 +1,106 @@
+package io.reliabilitylab.harness.explore;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.harness.lifecycle.PlannedFault;
+import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
+import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
+import io.reliabilitylab.harness.record.RunRecord;
+import io.reliabilitylab.harness.record.Summary;
+import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.fault.FaultPosition;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apiguardian.api.API;
+
+/**
+ * Runs explored cases through the lab's scenario lifecycle: a fresh source table and fresh sink
+ * tables per case, the baseline reconciled, each fault injected while its segment of the workload
+ * is written, proven and recovered, then every check. One source database and one runner serve
+ * every case.
+ */
+@API(status = EXPERIMENTAL)
+public final class ScenarioTrials implements TrialRunner {
+
+  private static final String BASELINE_PREFIX = "baseline:";
+
+  private final ScenarioRunner runner;
+  private final ExploreSpace space;
+  private final String pipeline;
+  private final Map<String, String> options;
+  private final Duration catchUpTimeout;
+
+  public ScenarioTrials(
+      ScenarioRunner runner,
+      ExploreSpace space,
+      String pipeline,
+      Map<String, String> options,
+      Duration catchUpTimeout) {
+    this.runner = runner;
+    this.space = space;
+    this.pipeline = pipeline;
+    this.options = Map.copyOf(options);
+    this.catchUpTimeout = catchUpTimeout;
+  }
+
+  @Override
+  public Trial run(ExploreCase exploreCase, int number, Trial.Phase phase) throws Exception {
+    Workload workload = exploreCase.workload();
+    List<PlannedFault> planned = space.plannedFaults(exploreCase);
+    ScenarioPlan plan =
+        new ScenarioPlan(
+            pipeline,
+            "explore:" + phase.name().toLowerCase(Locale.ROOT) + "-" + number,
+            workload.config().seed(),
+            (int) workload.changeCount(),
+            options,
+            Duration.ofSeconds(60),
+            catchUpTimeout,
+            planned,
+            null,
+            null,
+            List.of());
+    Instant started = Instant.now();
+    RunRecord record = runner.run(plan, workload);
+    return new Trial(
+        number,
+        phase,
+        exploreCase,
+        planned.stream()
+            .map(fault -> fault.fault() + "@" + positionText(fault.position()))
+            .toList(),
+        workload.digest(),
+        record.summary().exitCode(),
+        failures(record.summary()),
+        record.checks().stream().filter(check -> check.verdict() == Verdict.FAILED).toList(),
+        record.runId(),
+        Duration.between(started, Instant.now()));
+  }
+
+  private static String positionText(FaultPosition position) {
+    return position == null ? "default" : position.text();
+  }
+
+  /** What kept the run from passing, named so that two runs of one case compare equal. */
+  static List<String> failures(Summary summary) {
+    List<String> failures = new ArrayList<>();
+    for (String check : summary.failedChecks()) {
+      String name =
+          check.startsWith(BASELINE_PREFIX) ? check.substring(BASELINE_PREFIX.length()) : check;
+      if (!failures.contains(name)) {
+        failures.add(name);
+      }
+    }
+    summary.inconclusiveChecks().forEach(check -> failures.add("inconclusive:" + check));
+    summary.notProvenFaults().forEach(fault -> failures.add("not-proven:" + fault));
+    if (summary.error() != null && failures.isEmpty()) {
+      failures.add("error:" + summary.error());
+    }
+    return failures;
+  }
+}
