@@ -98,8 +98,10 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
 
   @Override
   public Set<FaultPosition.Kind> supportedPositions() {
-    return EnumSet.of(
-        FaultPosition.Kind.NOW, FaultPosition.Kind.AFTER_EVENT, FaultPosition.Kind.AT_CHECKPOINT);
+    // Not after-event: the enumerator sees no change events, only split requests, which a running
+    // job makes only when its readers (re)start, so such a fault would never fire (explore found
+    // it).
+    return EnumSet.of(FaultPosition.Kind.NOW, FaultPosition.Kind.AT_CHECKPOINT);
   }
 
   /**

@@ -44,6 +44,11 @@ final class PipelineOptions {
               + " runs the direct pipeline's negative control.")
   private Map<String, String> extra = new LinkedHashMap<>();
 
+  /** The options given with {@code --pipeline-option}, as given. */
+  Map<String, String> extra() {
+    return Map.copyOf(extra);
+  }
+
   Duration catchUpTimeout() {
     return catchUpTimeout;
   }

@@ -90,6 +90,8 @@ public final class ReliabilityLab {
     invocation.addAll(arguments);
     commandLine.addSubcommand(new ReconcileCommand(invocation));
     commandLine.addSubcommand(new RunCommand(pluginClassLoader, invocation));
+    commandLine.addSubcommand(new ExploreCommand(pluginClassLoader, invocation));
+    commandLine.addSubcommand(new ReplayCommand(pluginClassLoader, invocation));
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(e));

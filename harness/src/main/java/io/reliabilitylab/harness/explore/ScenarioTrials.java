@@ -98,6 +98,7 @@ public final class ScenarioTrials implements TrialRunner {
     }
     summary.inconclusiveChecks().forEach(check -> failures.add("inconclusive:" + check));
     summary.notProvenFaults().forEach(fault -> failures.add("not-proven:" + fault));
+    summary.skippedFaults().forEach(fault -> failures.add("skipped:" + fault));
     if (summary.error() != null && failures.isEmpty()) {
       failures.add("error:" + summary.error());
     }

@@ -42,15 +42,16 @@ public final class WorkloadPhases {
         to = rest.size();
       } else {
         long target = total * part / parts;
-        // Leave at least one transaction for each later segment, take at least one here.
+        // Take one transaction while any is left, then more up to the target while each later
+        // segment can still have one.
         int latest = rest.size() - (parts - part);
-        while (to < latest && (to == from || written < target)) {
+        while (to < rest.size() && (to == from || (to < latest && written < target))) {
           written += rest.get(to).changes().size();
           to++;
         }
       }
-      segments.add(List.copyOf(rest.subList(from, Math.max(from, to))));
-      from = Math.max(from, to);
+      segments.add(List.copyOf(rest.subList(from, to)));
+      from = to;
     }
     return segments;
   }

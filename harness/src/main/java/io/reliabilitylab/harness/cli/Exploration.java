@@ -1,0 +1,89 @@
+package io.reliabilitylab.harness.cli;
+
+import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.harness.explore.ExploreSpace;
+import io.reliabilitylab.harness.explore.Explorer;
+import io.reliabilitylab.harness.explore.ScenarioTrials;
+import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
+import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/** What {@code explore} and {@code replay} share: the source, the runner and the explorer. */
+final class Exploration implements AutoCloseable {
+
+  private final SourceDatabase source;
+  private final ExploreSpace space;
+  private final Explorer explorer;
+
+  private Exploration(SourceDatabase source, ExploreSpace space, Explorer explorer) {
+    this.source = source;
+    this.space = space;
+    this.explorer = explorer;
+  }
+
+  static Exploration open(
+      ClassLoader pluginClassLoader,
+      CommandSpec spec,
+      String pipeline,
+      Map<String, String> options,
+      Duration catchUpTimeout,
+      SourceOptions sourceOptions,
+      Path out,
+      List<String> commandLine)
+      throws Exception {
+    Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
+    PipelineProvider provider = pipelines.get(pipeline);
+    List<FaultInjector> faults = Plugins.faults(pluginClassLoader).requireNoProblems().all();
+    ExploreSpace space;
+    try {
+      space = new ExploreSpace(faults, provider.capabilities());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    SourceDatabase source = sourceOptions.open();
+    try {
+      ScenarioRunner runner =
+          new ScenarioRunner(
+              source,
+              out,
+              pipelines.all(),
+              Plugins.checks(pluginClassLoader).requireNoProblems().all(),
+              faults,
+              commandLine,
+              Clock.systemUTC());
+      Explorer explorer =
+          new Explorer(
+              space,
+              new ScenarioTrials(runner, space, pipeline, options, catchUpTimeout),
+              pipeline,
+              options,
+              out,
+              commandLine);
+      return new Exploration(source, space, explorer);
+    } catch (RuntimeException e) {
+      source.close();
+      throw e;
+    }
+  }
+
+  ExploreSpace space() {
+    return space;
+  }
+
+  Explorer explorer() {
+    return explorer;
+  }
+
+  @Override
+  public void close() throws Exception {
+    source.close();
+  }
+}

@@ -1,0 +1,201 @@
+package io.reliabilitylab.harness.cli;
+
+import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.harness.explore.CaseFile;
+import io.reliabilitylab.harness.explore.ExploreReport;
+import io.reliabilitylab.harness.explore.ExploreSettings;
+import io.reliabilitylab.harness.explore.Explorer;
+import io.reliabilitylab.harness.explore.Trial;
+import io.reliabilitylab.harness.secrets.Redactor;
+import io.reliabilitylab.spi.check.CheckResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code reliability-lab replay}: an explored case again, from its file or its seed. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    optionListHeading = "%nOptions:%n",
+    versionProvider = VersionProvider.class,
+    description = {
+      "Runs an explored case again and says whether it shows the same: the same workload digest,"
+          + " the same fault positions, the same exit code and the same failures.",
+      "Given a case file (explore-<id>-minimal.case.json, explore-<id>-try-<n>.case.json), runs"
+          + " that case. Given a seed, draws and runs the same cases 'explore --seed <seed>' drew"
+          + " (pass the same --pipeline, --tries and --max-changes), without shrinking.",
+      "Exit code: the case's own: 0 passed, 1 failed, 2 usage or environment error."
+    })
+final class ReplayCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "CASE_FILE|SEED",
+      description = "A case file written by 'explore', or an explore seed.")
+  private String caseOrSeed = "";
+
+  @Option(
+      names = "--pipeline",
+      defaultValue = "direct",
+      description = "With a seed: the pipeline explored. Default: ${DEFAULT-VALUE}.")
+  private String pipeline = "direct";
+
+  @Option(
+      names = "--tries",
+      defaultValue = "1",
+      description = "With a seed: the explore's --tries. Default: ${DEFAULT-VALUE}.")
+  private int tries = 1;
+
+  @Option(
+      names = "--max-changes",
+      defaultValue = "60",
+      description = "With a seed: the explore's --max-changes. Default: ${DEFAULT-VALUE}.")
+  private int maxChanges = 60;
+
+  @Option(
+      names = "--out",
+      defaultValue = "lab-runs",
+      description = "Directory for the run records. Default: ${DEFAULT-VALUE}.")
+  private Path out = Path.of("lab-runs");
+
+  @Mixin private SourceOptions sourceOptions = new SourceOptions();
+
+  @Mixin private PipelineOptions pipelineOptions = new PipelineOptions();
+
+  private final ClassLoader pluginClassLoader;
+  private final List<String> commandLine;
+
+  ReplayCommand(ClassLoader pluginClassLoader, List<String> commandLine) {
+    this.pluginClassLoader = pluginClassLoader;
+    this.commandLine = commandLine;
+    // Picocli injects the spec before call(); this placeholder is never used.
+    this.spec = CommandSpec.create();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path file = Path.of(caseOrSeed);
+    if (Files.isRegularFile(file)) {
+      return replayFile(file);
+    }
+    long seed;
+    try {
+      seed = Long.parseLong(caseOrSeed.strip());
+    } catch (NumberFormatException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "'"
+              + caseOrSeed
+              + "' is neither a case file nor a seed; pass a file 'explore' wrote"
+              + " (explore-<id>-minimal.case.json) or the seed its report names");
+    }
+    return replaySeed(seed);
+  }
+
+  private int replayFile(Path file) throws Exception {
+    CaseFile caseFile;
+    try {
+      caseFile = Explorer.readCase(file);
+    } catch (IOException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Map<String, String> options = new LinkedHashMap<>(caseFile.options());
+    options.putAll(pipelineOptions.extra());
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      if (Redactor.MASK.equals(option.getValue())) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "the case file masks the secret pipeline option '"
+                + option.getKey()
+                + "'; pass it again with --pipeline-option "
+                + option.getKey()
+                + "=...");
+      }
+    }
+    PrintWriter printer = spec.commandLine().getOut();
+    try (Exploration exploration =
+        Exploration.open(
+            pluginClassLoader,
+            spec,
+            caseFile.pipeline(),
+            options,
+            pipelineOptions.catchUpTimeout(),
+            sourceOptions,
+            out,
+            commandLine)) {
+      printer.printf(
+          "Replaying %s on %s: %s%n", file, caseFile.pipeline(), caseFile.exploreCase().describe());
+      printer.flush();
+      Explorer.Replay replay = exploration.explorer().replay(caseFile);
+      Trial trial = replay.trial();
+      printer.printf(
+          "%nReplay: %s%s (run record %s.json)%n",
+          trial.exitCode() == ExitCode.PASSED ? "passed" : "FAILED",
+          trial.failures().isEmpty() ? "" : ": " + String.join(", ", trial.failures()),
+          trial.runId());
+      for (CheckResult check : trial.failedChecks()) {
+        printer.printf("  %-30s %s%n", check.check(), check.summary());
+      }
+      printer.println(
+          replay.reproduced()
+              ? "REPRODUCED: the same workload digest, fault positions, exit code and failures as"
+                  + " the case file"
+              : "DIFFERENT from the case file: it recorded exit code "
+                  + caseFile.exitCode().code()
+                  + " "
+                  + caseFile.failures()
+                  + " at "
+                  + caseFile.positions()
+                  + ", the replay exit code "
+                  + trial.exitCode().code()
+                  + " "
+                  + trial.failures()
+                  + " at "
+                  + trial.positions());
+      printer.flush();
+      return trial.exitCode().code();
+    }
+  }
+
+  private int replaySeed(long seed) throws Exception {
+    ExploreSettings settings;
+    try {
+      // The same draws as the explore that named the seed; nothing shrunk.
+      settings = new ExploreSettings(tries, seed, 1, maxChanges, Duration.ofSeconds(1), 0);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    PrintWriter printer = spec.commandLine().getOut();
+    try (Exploration exploration =
+        Exploration.open(
+            pluginClassLoader,
+            spec,
+            pipeline,
+            pipelineOptions.asOptions(),
+            pipelineOptions.catchUpTimeout(),
+            sourceOptions,
+            out,
+            commandLine)) {
+      printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, pipeline, tries);
+      printer.flush();
+      ExploreReport report = exploration.explorer().explore(settings);
+      ExploreCommand.print(printer, report);
+      return report.exitCode().code();
+    }
+  }
+}
