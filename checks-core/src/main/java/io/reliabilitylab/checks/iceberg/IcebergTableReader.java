@@ -254,6 +254,35 @@ public final class IcebergTableReader {
   }
 
   /**
+   * Whether the changelog table at a snapshot holds an envelope of this operation and event id (a
+   * delete's carries the deleted image's event id). The filter is pushed down.
+   */
+  public static boolean changelogContains(Table table, long snapshotId, ChangeOp op, long eventId) {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(op, "op");
+    requireSnapshot(table, snapshotId);
+    try (CloseableIterable<Record> records =
+        IcebergGenerics.read(table)
+            .useSnapshot(snapshotId)
+            .where(
+                Expressions.and(
+                    Expressions.equal(OrdersTables.EVENT_ID, eventId),
+                    Expressions.equal(OrdersTables.OP, op.code())))
+            .select(OrdersTables.EVENT_ID, OrdersTables.OP)
+            .build()) {
+      for (Record record : records) {
+        if (Long.valueOf(eventId).equals(record.getField(OrdersTables.EVENT_ID))
+            && op.code().equals(String.valueOf(record.getField(OrdersTables.OP)))) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Closing a scan of " + table.name() + " failed", e);
+    }
+  }
+
+  /**
    * The envelopes appended to the changelog table after snapshot {@code fromExclusive} up to and
    * including {@code toInclusive}; {@code fromExclusive} null means from the table's start. The
    * changelog table is append-only, so this is exactly what those commits added.

@@ -38,6 +38,9 @@ public final class OrdersTables {
   /** The column holding the unique id of each write, in both tables. */
   public static final String EVENT_ID = "event_id";
 
+  /** The changelog table's operation column: r, c, u or d. */
+  public static final String OP = "op";
+
   /**
    * The columns of the current table, in the lab's canonical order ({@link TableSchema#ORDERS}).
    */

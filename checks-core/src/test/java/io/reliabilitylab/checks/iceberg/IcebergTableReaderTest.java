@@ -290,6 +290,29 @@ class IcebergTableReaderTest {
   }
 
   @Test
+  void findsADeleteByItsOperationAndTheDeletedImagesEventId() throws IOException {
+    changelog
+        .newAppend()
+        .appendFile(dataFile(changelog, List.of(changelogRecord("c", 10, null, 0))))
+        .commit();
+    long beforeDelete = changelog.currentSnapshot().snapshotId();
+    changelog
+        .newAppend()
+        .appendFile(dataFile(changelog, List.of(changelogRecord("d", 10, 10L, 0))))
+        .commit();
+    long afterDelete = changelog.currentSnapshot().snapshotId();
+
+    // event id 10 is there before the delete arrives: only the operation tells them apart
+    assertThat(IcebergTableReader.changelogContains(changelog, beforeDelete, 10L)).isTrue();
+    assertThat(IcebergTableReader.changelogContains(changelog, beforeDelete, ChangeOp.DELETE, 10L))
+        .isFalse();
+    assertThat(IcebergTableReader.changelogContains(changelog, afterDelete, ChangeOp.DELETE, 10L))
+        .isTrue();
+    assertThat(IcebergTableReader.changelogContains(changelog, afterDelete, ChangeOp.CREATE, 10L))
+        .isTrue();
+  }
+
+  @Test
   void readsAChangelogWithAGenericImageSchema() throws IOException {
     changelog
         .newAppend()

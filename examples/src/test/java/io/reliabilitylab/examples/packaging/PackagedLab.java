@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,12 @@ final class PackagedLab {
    */
   static Outcome run(Path java, Path workingDirectory, String... args)
       throws IOException, InterruptedException {
+    return run(Duration.ofSeconds(TIMEOUT_SECONDS), java, workingDirectory, args);
+  }
+
+  /** As {@link #run(Path, Path, String...)}, for a command that takes longer. */
+  static Outcome run(Duration timeout, Path java, Path workingDirectory, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(java.toString(), "-jar", jar().toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(workingDirectory, "out", ".txt");
@@ -66,10 +73,10 @@ final class PackagedLab {
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     builder.environment().remove("JDK_JAVA_OPTIONS");
     Process process = builder.start();
-    if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+    if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();
       throw new AssertionError(
-          String.join(" ", command) + " did not finish within " + TIMEOUT_SECONDS + " s");
+          String.join(" ", command) + " did not finish within " + timeout.toSeconds() + " s");
     }
     return new Outcome(
         process.exitValue(),

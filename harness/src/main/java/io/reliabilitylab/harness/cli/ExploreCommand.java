@@ -2,11 +2,13 @@ package io.reliabilitylab.harness.cli;
 
 import io.reliabilitylab.harness.explore.ExploreReport;
 import io.reliabilitylab.harness.explore.ExploreSettings;
+import io.reliabilitylab.harness.explore.Trial;
 import io.reliabilitylab.spi.check.CheckResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -121,24 +123,28 @@ final class ExploreCommand implements Callable<Integer> {
           "Exploring %s: %d tries, up to %d changes, %d fault x position cells ...%n",
           pipeline, tries, maxChanges, exploration.space().cells().size());
       printer.flush();
-      ExploreReport report = exploration.explorer().explore(settings);
+      ExploreReport report =
+          exploration.explorer().onTrial(trial -> printTrial(printer, trial)).explore(settings);
       print(printer, report);
       return report.exitCode().code();
     }
   }
 
+  /** One line per run, as it ends. */
+  static void printTrial(PrintWriter printer, Trial trial) {
+    printer.printf(
+        "  %-9s %3d  %-6s %3d changes  %s%s%n",
+        trial.phase().name().toLowerCase(Locale.ROOT),
+        trial.number(),
+        trial.failed() ? "FAILED" : "passed",
+        trial.exploreCase().workload().changeCount(),
+        trial.exploreCase().scheduleText(),
+        trial.failures().isEmpty() ? "" : "  -> " + String.join(", ", trial.failures()));
+    printer.flush();
+  }
+
+  /** The coverage and the finding, once the exploration ended. */
   static void print(PrintWriter printer, ExploreReport report) {
-    printer.println();
-    for (ExploreReport.TrialSummary trial : report.tries()) {
-      printer.printf(
-          "  %-9s %3d  %-6s %3d changes  %s%s%n",
-          trial.phase().name().toLowerCase(java.util.Locale.ROOT),
-          trial.number(),
-          trial.exitCode().name().equals("PASSED") ? "passed" : "FAILED",
-          trial.changes(),
-          trial.schedule(),
-          trial.failures().isEmpty() ? "" : "  -> " + String.join(", ", trial.failures()));
-    }
     long tried = report.coverage().values().stream().filter(count -> count > 0).count();
     printer.printf(
         "%nCoverage: %d of %d fault x position cells tried (seed %s); untried: %s%n",

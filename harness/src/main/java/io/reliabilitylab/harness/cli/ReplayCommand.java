@@ -193,7 +193,11 @@ final class ReplayCommand implements Callable<Integer> {
             commandLine)) {
       printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, pipeline, tries);
       printer.flush();
-      ExploreReport report = exploration.explorer().explore(settings);
+      ExploreReport report =
+          exploration
+              .explorer()
+              .onTrial(trial -> ExploreCommand.printTrial(printer, trial))
+              .explore(settings);
       ExploreCommand.print(printer, report);
       return report.exitCode().code();
     }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import net.jqwik.api.Assume;
 import org.jspecify.annotations.Nullable;
 
@@ -32,10 +33,14 @@ final class ExploreSession {
   private @Nullable Exception problem;
   private @Nullable String seed;
 
-  ExploreSession(ExploreSpace space, ExploreSettings settings, TrialRunner trials) {
+  private final Consumer<Trial> onTrial;
+
+  ExploreSession(
+      ExploreSpace space, ExploreSettings settings, TrialRunner trials, Consumer<Trial> onTrial) {
     this.space = space;
     this.settings = settings;
     this.trials = trials;
+    this.onTrial = onTrial;
     this.coverage = space.emptyCoverage();
   }
 
@@ -89,6 +94,7 @@ final class ExploreSession {
       throw e;
     }
     runs.add(trial);
+    onTrial.accept(trial);
     if (phase == Trial.Phase.GENERATED) {
       exploreCase.schedule().forEach(fault -> coverage.merge(fault.cell(), 1, Integer::sum));
       if (trial.failed()) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
@@ -52,6 +53,7 @@ public final class Explorer {
   private final Map<String, String> options;
   private final RunRecordWriter writer;
   private final List<String> command;
+  private Consumer<Trial> onTrial = trial -> {};
 
   /**
    * @param space what to draw from
@@ -76,13 +78,19 @@ public final class Explorer {
     this.command = List.copyOf(command);
   }
 
+  /** Calls {@code listener} after each run, for progress (a long exploration takes hours). */
+  public Explorer onTrial(Consumer<Trial> listener) {
+    this.onTrial = Objects.requireNonNull(listener, "listener");
+    return this;
+  }
+
   /** Runs the exploration and writes its report; one exploration runs at a time per JVM. */
   public ExploreReport explore(ExploreSettings settings) throws IOException {
     synchronized (Explorer.class) {
       requireJqwik();
       Instant started = Instant.now();
       String exploreId = RunId.next(started);
-      ExploreSession session = new ExploreSession(space, settings, trials);
+      ExploreSession session = new ExploreSession(space, settings, trials, onTrial);
       ExploreSession.open(session);
       try {
         launch(settings);

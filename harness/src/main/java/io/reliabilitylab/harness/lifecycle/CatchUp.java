@@ -2,6 +2,7 @@ package io.reliabilitylab.harness.lifecycle;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.time.Clock;
@@ -48,6 +49,21 @@ public final class CatchUp {
   public static Point await(
       TableAccess tables, @Nullable Long lastEventId, Duration timeout, Clock clock)
       throws Exception {
+    return await(tables, lastEventId, List.of(), timeout, clock);
+  }
+
+  /**
+   * As {@link #await(TableAccess, Long, Duration, Clock)}, and the changelog also holds each of
+   * {@code trailingDeletes}: the deletes after the last written event, which write no event id of
+   * their own, so that a workload ending with deletes is not judged before they arrive.
+   */
+  public static Point await(
+      TableAccess tables,
+      @Nullable Long lastEventId,
+      List<ChangeEvent> trailingDeletes,
+      Duration timeout,
+      Clock clock)
+      throws Exception {
     Instant deadline = clock.instant().plus(timeout);
     String progress = "no snapshot committed yet";
     while (true) {
@@ -59,7 +75,8 @@ public final class CatchUp {
         SnapshotInfo cl = changelog.get();
         SnapshotInfo cur = current.get();
         boolean holdsLast =
-            lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
+            (lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId))
+                && holdsAll(tables, cl.snapshotId(), trailingDeletes);
         // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
         // the checkpoint committed before it.
         boolean currentAligned =
@@ -78,6 +95,9 @@ public final class CatchUp {
                 + (holdsLast ? ", holds" : ", lacks")
                 + " event "
                 + lastEventId
+                + (trailingDeletes.isEmpty()
+                    ? ""
+                    : " and the " + trailingDeletes.size() + " deletes after it")
                 + "), "
                 + tables.currentTable()
                 + " at snapshot "
@@ -92,6 +112,16 @@ public final class CatchUp {
       }
       Thread.sleep(POLL.toMillis());
     }
+  }
+
+  private static boolean holdsAll(TableAccess tables, long snapshotId, List<ChangeEvent> deletes)
+      throws Exception {
+    for (ChangeEvent delete : deletes) {
+      if (!tables.changelogContains(snapshotId, delete.op(), delete.eventId())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The tables' latest snapshots as a point, without waiting; null when either has none. */

@@ -492,6 +492,7 @@ public final class ScenarioRunner {
           expected.lastWrittenEventId().isPresent()
               ? expected.lastWrittenEventId().getAsLong()
               : null,
+          expected.trailingDeletes(),
           deadline,
           clock);
     } catch (WaitTimedOutException e) {

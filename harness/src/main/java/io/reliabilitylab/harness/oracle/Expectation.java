@@ -101,6 +101,18 @@ public final class Expectation {
     return events.isEmpty() ? Optional.empty() : Optional.of(events.get(events.size() - 1));
   }
 
+  /**
+   * The delete envelopes after the last insert or update, in order: they write no event id of their
+   * own, so catch-up looks for them by operation and the deleted image's event id.
+   */
+  public List<ChangeEvent> trailingDeletes() {
+    int first = events.size();
+    while (first > 0 && events.get(first - 1).op() == ChangeOp.DELETE) {
+      first--;
+    }
+    return List.copyOf(events.subList(first, events.size()));
+  }
+
   /** The largest event id written by an insert or update, if any. */
   public OptionalLong lastWrittenEventId() {
     long last = Long.MIN_VALUE;

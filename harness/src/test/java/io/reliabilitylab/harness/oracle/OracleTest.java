@@ -69,6 +69,29 @@ class OracleTest {
   }
 
   @Test
+  void theDeletesAfterTheLastWrittenEventAreWhatCatchUpMustAlsoSee() {
+    Row first = row(7, 1, "created");
+    Row second = row(8, 2, "created");
+    Expectation endsWithDeletes =
+        Oracle.expect(
+            workload(
+                List.of(SourceChange.insert(first), SourceChange.insert(second)),
+                List.of(SourceChange.delete(first), SourceChange.delete(second))));
+    Expectation endsWithAWrite =
+        Oracle.expect(
+            workload(
+                List.of(SourceChange.insert(first)),
+                List.of(SourceChange.delete(first), SourceChange.insert(second))));
+
+    // the last written event id (2) is in the changelog long before the deletes that follow it
+    assertThat(endsWithDeletes.lastWrittenEventId()).hasValue(2L);
+    assertThat(endsWithDeletes.trailingDeletes())
+        .extracting(ChangeEvent::identity)
+        .containsExactly("d:1", "d:2");
+    assertThat(endsWithAWrite.trailingDeletes()).isEmpty();
+  }
+
+  @Test
   void aDeletedKeyCanBeInsertedAgain() {
     Row first = row(3, 1, "created");
     Row again = row(3, 2, "created");

@@ -14,6 +14,7 @@ import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
+import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -523,6 +524,12 @@ public abstract class FlinkPipeline
   @Override
   public boolean changelogContains(long snapshotId, long eventId) {
     return IcebergTableReader.changelogContains(load(OrdersTables.CHANGELOG), snapshotId, eventId);
+  }
+
+  @Override
+  public boolean changelogContains(long snapshotId, ChangeOp op, long eventId) {
+    return IcebergTableReader.changelogContains(
+        load(OrdersTables.CHANGELOG), snapshotId, op, eventId);
   }
 
   @Override

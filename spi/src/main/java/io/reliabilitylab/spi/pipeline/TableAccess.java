@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.pipeline;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.RowSet;
@@ -34,6 +35,23 @@ public interface TableAccess extends PipelineCapability {
     try (CloseableIterator<ChangeEvent> events = changelog(snapshotId).open()) {
       while (events.hasNext()) {
         if (events.next().eventId() == eventId) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the changelog at a snapshot holds an envelope of this operation and event id: a delete
+   * writes no new event id (its envelope carries the deleted image's), so catch-up to a workload
+   * that ends with deletes looks for those envelopes. Implementations should push the filter down.
+   */
+  default boolean changelogContains(long snapshotId, ChangeOp op, long eventId) throws Exception {
+    try (CloseableIterator<ChangeEvent> events = changelog(snapshotId).open()) {
+      while (events.hasNext()) {
+        ChangeEvent event = events.next();
+        if (event.op() == op && event.eventId() == eventId) {
           return true;
         }
       }
