@@ -9,9 +9,12 @@ import io.reliabilitylab.harness.discovery.testplugins.ScenarioClassLoader;
 import io.reliabilitylab.harness.discovery.testplugins.TestChecks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReliabilityLabTest {
 
@@ -87,7 +90,7 @@ class ReliabilityLabTest {
           .asString()
           .isEqualTo(
               "reliability-lab: unknown command 'lits'; the commands are: bench, list, reconcile,"
-                  + " run. Did you mean 'list'? See 'reliability-lab --help'.");
+                  + " run, explore, replay. Did you mean 'list'? See 'reliability-lab --help'.");
     }
 
     @Test
@@ -127,6 +130,39 @@ class ReliabilityLabTest {
     }
 
     @Test
+    void replayOfNeitherAFileNorASeedSaysWhatItTakes() {
+      Run run = run("valid", "replay", "no-such-case.json");
+      assertThat(run.exitCode()).isEqualTo(USAGE);
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .startsWith(
+              "reliability-lab replay: 'no-such-case.json' is neither a case file nor a seed")
+          .contains("explore-<id>-minimal.case.json");
+    }
+
+    @Test
+    void replayOfAFileThatIsNoCaseSaysSo(@TempDir Path directory) throws Exception {
+      Path notACase = Files.writeString(directory.resolve("record.json"), "{\"format\": \"x\"}");
+      Run run = run("valid", "replay", notACase.toString());
+      assertThat(run.exitCode()).isEqualTo(USAGE);
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .startsWith("reliability-lab replay: " + notACase + " is not a valid CaseFile");
+    }
+
+    @Test
+    void exploreRefusesZeroTries() {
+      Run run = run("valid", "explore", "--tries", "0");
+      assertThat(run.exitCode()).isEqualTo(USAGE);
+      assertThat(run.errLines())
+          .singleElement()
+          .asString()
+          .startsWith("reliability-lab explore: --tries must be >= 1, got 0.");
+    }
+
+    @Test
     void noCommandIsOneLine() {
       Run run = run("valid");
       assertThat(run.exitCode()).isEqualTo(USAGE);
@@ -135,7 +171,7 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: no command given; the commands are: bench, list, reconcile, run."
+              "reliability-lab: no command given; the commands are: bench, list, reconcile, run, explore, replay."
                   + " See 'reliability-lab --help'.");
     }
 
