@@ -63,6 +63,11 @@ public final class DuplicateRedeliveryInjector extends BuiltInFault {
   }
 
   @Override
+  public Set<String> changeCountParameters() {
+    return Set.of(EVENTS);
+  }
+
+  @Override
   public Set<FaultPosition.Kind> supportedPositions() {
     return EnumSet.of(FaultPosition.Kind.NOW);
   }

@@ -91,6 +91,11 @@ public final class PoisonMessageInjector extends BuiltInFault {
   }
 
   @Override
+  public Set<String> changeCountParameters() {
+    return Set.of(K);
+  }
+
+  @Override
   public Set<FaultPosition.Kind> supportedPositions() {
     return EnumSet.of(FaultPosition.Kind.NOW);
   }

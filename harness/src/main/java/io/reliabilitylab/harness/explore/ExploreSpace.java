@@ -251,17 +251,35 @@ public final class ExploreSpace {
     for (int index = 0; index < exploreCase.schedule().size(); index++) {
       ScheduledFault scheduled = exploreCase.schedule().get(index);
       FaultPosition position = scheduled.position();
+      long changes = segments.get(index).stream().mapToLong(t -> t.changes().size()).sum();
       if (position instanceof FaultPosition.AfterEvent after) {
-        long changes = segments.get(index).stream().mapToLong(t -> t.changes().size()).sum();
         position = new FaultPosition.AfterEvent(Math.min(after.events(), Math.max(0, changes - 1)));
       } else if (position instanceof FaultPosition.SnapshotPhase snapshot) {
         position =
             new FaultPosition.SnapshotPhase(Math.min(snapshot.rows(), Math.max(0, rows - 1)));
       }
       planned.add(
-          new PlannedFault(scheduled.fault(), position, variant(scheduled).parameters(), true));
+          new PlannedFault(scheduled.fault(), position, parameters(scheduled, changes), true));
     }
     return planned;
+  }
+
+  /**
+   * The variant's parameters, and each change count the fault needs that the variant leaves open
+   * set to half its segment's changes (at least one): a default such as "replay 50 changes" would
+   * wait for writes a short segment never makes.
+   */
+  private Map<String, String> parameters(ScheduledFault scheduled, long segmentChanges) {
+    FaultVariant variant = variant(scheduled);
+    Map<String, String> parameters = new LinkedHashMap<>(variant.parameters());
+    for (Choice choice : choices) {
+      if (choice.variant() == variant) {
+        for (String count : choice.injector().changeCountParameters()) {
+          parameters.putIfAbsent(count, Long.toString(Math.max(1, (segmentChanges + 1) / 2)));
+        }
+      }
+    }
+    return parameters;
   }
 
   /** The discovered variant a scheduled fault names. */

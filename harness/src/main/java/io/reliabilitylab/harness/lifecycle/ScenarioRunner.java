@@ -57,6 +57,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,6 +92,9 @@ public final class ScenarioRunner {
   private static final Duration WRITES_SPAN_DURING_FAULTS = Duration.ofSeconds(4);
 
   private static final double MIN_EVENTS_PER_SECOND = 50;
+
+  /** How long a fault's writes wait for its injection to return before they begin anyway. */
+  private static final Duration ARMING_GRACE = Duration.ofMillis(250);
 
   /** The catch-up deadline of a scenario expected to diverge (its lost events never arrive). */
   private static final Duration HAZARD_CATCH_UP = Duration.ofSeconds(20);
@@ -596,18 +600,23 @@ public final class ScenarioRunner {
         PlannedFault planned = plan.faults().get(index);
         List<SourceTransaction> segment = segments.get(index);
         // The segment is written while the fault is injected, fires and heals: paced to span the
-        // fault, since unpaced it would be written before the fault fires. A fault counted in
-        // events is armed first, so that it sees all of them; any other starts with the writes,
-        // as some faults act on the writes themselves (a connector rewound by some events, a
-        // broker down while changes arrive) and a fault performed now returns only when done.
-        boolean countsEvents =
-            planned.position() instanceof FaultPosition.AfterEvent
-                || planned.position() instanceof FaultPosition.SnapshotPhase;
-        ArmedFault armed =
-            countsEvents ? arm(planned, index + 1, pipeline, plan, runDirectory) : null;
-        Future<?> writing = writer.submit(() -> pacedWriter(segment).write(segment));
-        if (armed == null) {
+        // fault, since unpaced it would be written before the fault fires. The writes begin once
+        // the fault is armed, so that a fault counting changes (after event k, the k-th record)
+        // sees all of them; a fault performed during its injection (a broker down while changes
+        // arrive, a connector rewound by some events) gets them after a short grace instead.
+        CountDownLatch armedOrGrace = new CountDownLatch(1);
+        Future<?> writing =
+            writer.submit(
+                () -> {
+                  armedOrGrace.await(ARMING_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                  pacedWriter(segment).write(segment);
+                  return null;
+                });
+        ArmedFault armed;
+        try {
           armed = arm(planned, index + 1, pipeline, plan, runDirectory);
+        } finally {
+          armedOrGrace.countDown();
         }
         complete(armed, plan, record);
         writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);

@@ -315,6 +315,21 @@ class ExploreSpaceTest {
   }
 
   @Test
+  void aChangeCountTheFaultNeedsIsFittedToItsSegment() {
+    // baseline: 4 one-change transactions; after it: two segments of 3 and 6 changes
+    List<Workloads.Intent> intents = new ArrayList<>(singleChangeTransactions(4));
+    intents.addAll(transaction(Operation.INSERT, 3));
+    intents.addAll(transaction(Operation.INSERT, 6));
+
+    List<PlannedFault> planned =
+        EVERY.plannedFaults(exploreCase(intents, "poison-message@now", "duplicate-redelivery@now"));
+
+    // the defaults (the 5th record, 50 changes) would wait for writes these segments never make
+    assertThat(planned.get(0).parameters()).containsEntry("k", "2");
+    assertThat(planned.get(1).parameters()).containsEntry("events", "3");
+  }
+
+  @Test
   void aSnapshotRowCountIsPlacedWithinTheBaselinesRows() {
     // baseline: three inserted rows
     List<Workloads.Intent> intents = singleChangeTransactions(6);

@@ -49,6 +49,15 @@ public interface FaultInjector extends Named {
     return List.of(FaultVariant.standard(description()));
   }
 
+  /**
+   * The parameters that count changes the fault needs written after its injection (the k-th change
+   * to corrupt, the changes to replay), so that a planner writing only a few changes while the
+   * fault is armed, such as an explorer's random schedule, can fit them in; none by default.
+   */
+  default Set<String> changeCountParameters() {
+    return Set.of();
+  }
+
   /** Arms or performs the fault; see the contract above. */
   FaultHandle inject(FaultContext context) throws Exception;
 }
