@@ -85,6 +85,8 @@ public final class BrokerRestartInjector extends BuiltInFault {
 
     broker.stop();
     Instant stoppedAt = context.clock().instant();
+    // the changes written from now on arrive while the broker is down
+    context.signalArmed();
     details.put("stopped_at", stoppedAt.toString());
     String whileDown;
     try {

@@ -102,6 +102,8 @@ public final class DuplicateRedeliveryInjector extends BuiltInFault {
     long publishedAtMark = connector.published();
     details.put("offsets_mark", mark);
     details.put("published_at_mark", Long.toString(publishedAtMark));
+    // the changes to replay are the ones written from now on
+    context.signalArmed();
     long deadline = System.nanoTime() + context.timeout().toNanos();
     while (connector.published() < publishedAtMark + events) {
       if (System.nanoTime() > deadline) {

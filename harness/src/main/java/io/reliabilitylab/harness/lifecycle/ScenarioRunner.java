@@ -93,8 +93,11 @@ public final class ScenarioRunner {
 
   private static final double MIN_EVENTS_PER_SECOND = 50;
 
-  /** How long a fault's writes wait for its injection to return before they begin anyway. */
-  private static final Duration ARMING_GRACE = Duration.ofMillis(250);
+  /**
+   * How long a fault's writes wait for its injection to return or signal that it is armed before
+   * they begin anyway (a plugin's injection that performs its fault without signalling).
+   */
+  private static final Duration ARMING_GRACE = Duration.ofSeconds(2);
 
   /** The catch-up deadline of a scenario expected to diverge (its lost events never arrive). */
   private static final Duration HAZARD_CATCH_UP = Duration.ofSeconds(20);
@@ -517,6 +520,17 @@ public final class ScenarioRunner {
       ScenarioPlan plan,
       Path runDirectory)
       throws Exception {
+    return arm(planned, sequence, pipeline, plan, runDirectory, () -> {});
+  }
+
+  private ArmedFault arm(
+      PlannedFault planned,
+      int sequence,
+      PipelineUnderTest pipeline,
+      ScenarioPlan plan,
+      Path runDirectory,
+      Runnable onArmed)
+      throws Exception {
     FaultInjector injector = fault(planned.fault());
     String id = FaultIds.of(sequence, injector.name());
     FaultPosition resolved = planned.resolvedPosition(latestCheckpoint(pipeline));
@@ -528,7 +542,8 @@ public final class ScenarioRunner {
             spec,
             clock,
             plan.catchUpTimeout(),
-            Files.createDirectories(runDirectory.resolve(id)));
+            Files.createDirectories(runDirectory.resolve(id)),
+            onArmed);
     Instant injectedAt = clock.instant();
     return new ArmedFault(injector, spec, injector.inject(context), injectedAt);
   }
@@ -602,8 +617,9 @@ public final class ScenarioRunner {
         // The segment is written while the fault is injected, fires and heals: paced to span the
         // fault, since unpaced it would be written before the fault fires. The writes begin once
         // the fault is armed, so that a fault counting changes (after event k, the k-th record)
-        // sees all of them; a fault performed during its injection (a broker down while changes
-        // arrive, a connector rewound by some events) gets them after a short grace instead.
+        // sees all of them: when its injection returns, or when an injection that performs the
+        // fault (a broker down while changes arrive, a connector rewound by some events) signals
+        // it, or after a grace for one that never signals.
         CountDownLatch armedOrGrace = new CountDownLatch(1);
         Future<?> writing =
             writer.submit(
@@ -614,7 +630,7 @@ public final class ScenarioRunner {
                 });
         ArmedFault armed;
         try {
-          armed = arm(planned, index + 1, pipeline, plan, runDirectory);
+          armed = arm(planned, index + 1, pipeline, plan, runDirectory, armedOrGrace::countDown);
         } finally {
           armedOrGrace.countDown();
         }
