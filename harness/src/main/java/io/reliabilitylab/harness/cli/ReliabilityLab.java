@@ -92,6 +92,7 @@ public final class ReliabilityLab {
     commandLine.addSubcommand(new RunCommand(pluginClassLoader, invocation));
     commandLine.addSubcommand(new ExploreCommand(pluginClassLoader, invocation));
     commandLine.addSubcommand(new ReplayCommand(pluginClassLoader, invocation));
+    commandLine.addSubcommand(new ReportCommand());
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(e));

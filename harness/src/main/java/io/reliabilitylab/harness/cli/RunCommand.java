@@ -11,11 +11,14 @@ import io.reliabilitylab.harness.record.RunId;
 import io.reliabilitylab.harness.record.RunRecord;
 import io.reliabilitylab.harness.record.RunRecordWriter;
 import io.reliabilitylab.harness.record.SuiteSummary;
+import io.reliabilitylab.harness.report.Dashboard;
+import io.reliabilitylab.harness.report.RunDirectory;
 import io.reliabilitylab.harness.secrets.Redactor;
 import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -90,6 +93,12 @@ final class RunCommand implements Callable<Integer> {
       defaultValue = "lab-runs",
       description = "Directory for run records and each run's files. Default: ${DEFAULT-VALUE}.")
   private Path out = Path.of("lab-runs");
+
+  @Option(
+      names = "--no-report",
+      description =
+          "Do not write the HTML dashboard (" + Dashboard.FILE_NAME + ") next to the records.")
+  private boolean noReport;
 
   @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
@@ -177,6 +186,18 @@ final class RunCommand implements Callable<Integer> {
       new RunRecordWriter(out).writeSuite(suite);
       printer.printf(
           "%nSuite %s: %s (%d scenarios)%n", suite.suiteId(), suite.verdict(), records.size());
+      if (!noReport) {
+        // The records are written and decide the exit code; a dashboard that cannot be written
+        // is reported, not allowed to change it.
+        try {
+          Path page = Dashboard.write(RunDirectory.read(out), out.resolve(Dashboard.FILE_NAME));
+          printer.printf("Dashboard: %s%n", page);
+        } catch (IOException | RuntimeException e) {
+          spec.commandLine()
+              .getErr()
+              .println("reliability-lab run: the dashboard was not written: " + Errors.oneLine(e));
+        }
+      }
       printer.flush();
       return suite.exitCode().code();
     }

@@ -90,7 +90,8 @@ class ReliabilityLabTest {
           .asString()
           .isEqualTo(
               "reliability-lab: unknown command 'lits'; the commands are: bench, list, reconcile,"
-                  + " run, explore, replay. Did you mean 'list'? See 'reliability-lab --help'.");
+                  + " run, explore, replay, report. Did you mean 'list'?"
+                  + " See 'reliability-lab --help'.");
     }
 
     @Test
@@ -171,8 +172,8 @@ class ReliabilityLabTest {
           .singleElement()
           .asString()
           .isEqualTo(
-              "reliability-lab: no command given; the commands are: bench, list, reconcile, run, explore, replay."
-                  + " See 'reliability-lab --help'.");
+              "reliability-lab: no command given; the commands are: bench, list, reconcile, run,"
+                  + " explore, replay, report. See 'reliability-lab --help'.");
     }
 
     @Test
