@@ -161,6 +161,17 @@ class RunCommandIT {
           .containsKeys("data_files_before", "data_files_after", "delete_files_before");
     }
     assertThat(stdout.toString()).contains("PASSED");
+
+    // the dashboard of this --faults all run, written next to the records
+    Path dashboard = out.resolve("report.html");
+    assertThat(stdout.toString()).contains("Dashboard: " + dashboard);
+    String page = Files.readString(dashboard);
+    for (RunRecord record : RunRecordReader.readDirectory(out)) {
+      assertThat(page)
+          .as("the dashboard shows run %s", record.runId())
+          .contains("data-run=\"" + record.runId() + "\"");
+    }
+    assertThat(page).contains("suite-" + suite.suiteId()).doesNotContain("<script src", "<link ");
   }
 
   private static ExerciseRecord exercise(RunRecord run, String name) {
