@@ -45,8 +45,8 @@ class SourceConnectionLossIT {
   /**
    * How long recovery and catch-up may take. Flink CDC does not fail the job when the server drops
    * its binlog connection: the binlog client's keep-alive thread reconnects once no event arrived
-   * for a keep-alive interval (Debezium's {@code connect.keep-alive.interval.ms}, 60 s unless the
-   * pipeline sets it), so on those defaults the source stalls for 60 to 120 s.
+   * for a keep-alive interval (Debezium's {@code connect.keep.alive.interval.ms}: 60 s by default,
+   * so a pipeline on the defaults stalls 60 to 120 s; the lab's direct pipeline sets 10 s).
    */
   private static final Duration RECOVERY_DEADLINE = Duration.ofSeconds(180);
 

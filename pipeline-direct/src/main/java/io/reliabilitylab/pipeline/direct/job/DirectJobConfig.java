@@ -52,6 +52,12 @@ public record DirectJobConfig(
   /** The job name unless the settings name another. */
   public static final String JOB_NAME = "reliability-lab direct pipeline";
 
+  /**
+   * How often the binlog client's keep-alive looks for a lost connection (Debezium's {@code
+   * connect.keep.alive.interval.ms}, 60 s by default).
+   */
+  static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 10_000;
+
   public DirectJobConfig {
     Objects.requireNonNull(sourceHost, "sourceHost");
     Objects.requireNonNull(database, "database");
@@ -98,6 +104,7 @@ public record DirectJobConfig(
     map.put("source", sourceDescription());
     map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
     map.put("source.startup", "initial");
+    map.put("source.binlog.keep-alive-interval-ms", Long.toString(BINLOG_KEEP_ALIVE_INTERVAL_MS));
     map.put("source.server-id", serverIdRange);
     map.put("source.server-time-zone", serverTimeZone);
     map.put("source.snapshot.split-size", Integer.toString(splitSize));
