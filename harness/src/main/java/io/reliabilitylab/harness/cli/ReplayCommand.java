@@ -57,9 +57,11 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--tries",
-      defaultValue = "1",
-      description = "With a seed: the explore's --tries. Default: ${DEFAULT-VALUE}.")
-  private int tries = 1;
+      defaultValue = "20",
+      description =
+          "With a seed: the explore's --tries (jqwik's draws depend on it). Default:"
+              + " ${DEFAULT-VALUE}, as explore's.")
+  private int tries = 20;
 
   @Option(
       names = "--max-changes",

@@ -154,4 +154,10 @@ final class ExploreSession {
   @Nullable Exception problem() {
     return problem;
   }
+
+  synchronized void problem(Exception stopped) {
+    if (problem == null) {
+      problem = stopped;
+    }
+  }
 }

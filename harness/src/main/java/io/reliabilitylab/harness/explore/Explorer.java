@@ -93,7 +93,7 @@ public final class Explorer {
       ExploreSession session = new ExploreSession(space, settings, trials, onTrial);
       ExploreSession.open(session);
       try {
-        launch(settings);
+        launch(settings, session);
       } finally {
         ExploreSession.close();
       }
@@ -130,7 +130,7 @@ public final class Explorer {
     }
   }
 
-  private void launch(ExploreSettings settings) throws IOException {
+  private void launch(ExploreSettings settings, ExploreSession session) throws IOException {
     Method property;
     try {
       property = ExploreProperty.class.getDeclaredMethod(ExploreProperty.METHOD, ExploreCase.class);
@@ -158,6 +158,17 @@ public final class Explorer {
     if (listener.getSummary().getTestsFoundCount() == 0) {
       throw new IllegalStateException(
           "jqwik found no explore property to run; is net.jqwik:jqwik-engine on the class path?");
+    }
+    if (session.original() == null && session.problem() == null) {
+      // jqwik failed outside any case (a generator, a filter that rejects too much): never a pass
+      listener.getSummary().getFailures().stream()
+          .findFirst()
+          .ifPresent(
+              failure ->
+                  session.problem(
+                      new IllegalStateException(
+                          "jqwik stopped the exploration: " + failure.getException(),
+                          failure.getException())));
     }
   }
 
@@ -215,7 +226,7 @@ public final class Explorer {
             summaries,
             session.coverage(),
             finding,
-            problem == null ? null : problem.toString());
+            problem == null ? null : Redactor.redact(problem.toString()));
     writer.writeDocument("explore-" + exploreId + ".json", report);
     return report;
   }

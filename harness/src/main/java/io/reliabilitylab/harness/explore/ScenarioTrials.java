@@ -2,6 +2,7 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.lifecycle.PlannedFault;
 import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
 import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -28,6 +30,9 @@ import org.apiguardian.api.API;
 public final class ScenarioTrials implements TrialRunner {
 
   private static final String BASELINE_PREFIX = "baseline:";
+
+  /** The sequence part of a fault id, {@code srl-fault-<n>-}. */
+  private static final Pattern FAULT_SEQUENCE = Pattern.compile("srl-fault-\\d+-");
 
   private final ScenarioRunner runner;
   private final ExploreSpace space;
@@ -67,6 +72,14 @@ public final class ScenarioTrials implements TrialRunner {
             List.of());
     Instant started = Instant.now();
     RunRecord record = runner.run(plan, workload);
+    Summary summary = record.summary();
+    if (summary.exitCode() == ExitCode.USAGE_OR_ENVIRONMENT
+        && summary.failedChecks().isEmpty()
+        && summary.notProvenFaults().isEmpty()) {
+      // nothing was judged: the lab or its environment broke, which no shrinking explains
+      throw new IllegalStateException(
+          "the lab could not run case " + number + " (" + summary.error() + ")");
+    }
     return new Trial(
         number,
         phase,
@@ -86,22 +99,43 @@ public final class ScenarioTrials implements TrialRunner {
     return position == null ? "default" : position.text();
   }
 
-  /** What kept the run from passing, named so that two runs of one case compare equal. */
+  /**
+   * What kept the run from passing, named so that two runs of one case compare equal and a shrunk
+   * case compares with its original: checks by name (a baseline's without its prefix), faults by
+   * name without their sequence number ({@code srl-fault-2-broker-restart} is {@code
+   * broker-restart} once an earlier fault is shrunk away), reasons and numbers left out.
+   */
   static List<String> failures(Summary summary) {
     List<String> failures = new ArrayList<>();
     for (String check : summary.failedChecks()) {
       String name =
           check.startsWith(BASELINE_PREFIX) ? check.substring(BASELINE_PREFIX.length()) : check;
-      if (!failures.contains(name)) {
-        failures.add(name);
-      }
+      add(failures, withoutFaultSequence(name));
     }
-    summary.inconclusiveChecks().forEach(check -> failures.add("inconclusive:" + check));
-    summary.notProvenFaults().forEach(fault -> failures.add("not-proven:" + fault));
-    summary.skippedFaults().forEach(fault -> failures.add("skipped:" + fault));
+    summary.inconclusiveChecks().forEach(check -> add(failures, "inconclusive:" + check));
+    summary
+        .notProvenFaults()
+        .forEach(fault -> add(failures, "not-proven:" + withoutFaultSequence(fault)));
+    // a skipped fault reads "<id> (<fault>): <reason>": the fault's name is what compares
+    for (String fault : summary.skippedFaults()) {
+      int reason = fault.indexOf(": ");
+      String head = reason < 0 ? fault : fault.substring(0, reason);
+      int name = head.indexOf(" (");
+      add(failures, "skipped:" + withoutFaultSequence(name < 0 ? head : head.substring(0, name)));
+    }
     if (summary.error() != null && failures.isEmpty()) {
-      failures.add("error:" + summary.error());
+      failures.add("error");
     }
     return failures;
+  }
+
+  private static String withoutFaultSequence(String text) {
+    return FAULT_SEQUENCE.matcher(text).replaceAll("");
+  }
+
+  private static void add(List<String> failures, String failure) {
+    if (!failures.contains(failure)) {
+      failures.add(failure);
+    }
   }
 }

@@ -74,9 +74,10 @@ public final class CatchUp {
       if (changelog.isPresent() && current.isPresent()) {
         SnapshotInfo cl = changelog.get();
         SnapshotInfo cur = current.get();
-        boolean holdsLast =
-            (lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId))
-                && holdsAll(tables, cl.snapshotId(), trailingDeletes);
+        boolean holdsEvent =
+            lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
+        boolean holdsDeletes = holdsEvent && holdsAll(tables, cl.snapshotId(), trailingDeletes);
+        boolean holdsLast = holdsEvent && holdsDeletes;
         // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
         // the checkpoint committed before it.
         boolean currentAligned =
@@ -92,12 +93,15 @@ public final class CatchUp {
                 + cl.snapshotId()
                 + " (checkpoint "
                 + cl.committedCheckpointId()
-                + (holdsLast ? ", holds" : ", lacks")
-                + " event "
-                + lastEventId
+                + (lastEventId == null
+                    ? ""
+                    : (holdsEvent ? ", holds" : ", lacks") + " event " + lastEventId)
                 + (trailingDeletes.isEmpty()
                     ? ""
-                    : " and the " + trailingDeletes.size() + " deletes after it")
+                    : (holdsDeletes ? ", holds" : ", lacks")
+                        + " the "
+                        + trailingDeletes.size()
+                        + " deletes after it")
                 + "), "
                 + tables.currentTable()
                 + " at snapshot "

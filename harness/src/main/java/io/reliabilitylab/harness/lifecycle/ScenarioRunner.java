@@ -154,7 +154,8 @@ public final class ScenarioRunner {
     // a snapshot, not as the changes that made it.
     Expectation expected =
         plan.faultsInSnapshotPhase()
-            ? Oracle.expectAfterSnapshot(workload, workload.transactions().size() / 2)
+            ? Oracle.expectAfterSnapshot(
+                workload, WorkloadPhases.baselineCount(workload.transactions().size()))
             : Oracle.expect(workload);
     RunRecord.Builder record =
         RunRecord.builder(runId, started)
@@ -533,7 +534,12 @@ public final class ScenarioRunner {
       throws Exception {
     FaultInjector injector = fault(planned.fault());
     String id = FaultIds.of(sequence, injector.name());
-    FaultPosition resolved = planned.resolvedPosition(latestCheckpoint(pipeline));
+    // Only a position counted from the injection asks the job for its checkpoints: a fault armed
+    // the moment the job is submitted must not depend on a job that is still initializing.
+    FaultPosition resolved =
+        planned.countedFromInjection()
+            ? planned.resolvedPosition(latestCheckpoint(pipeline))
+            : planned.position();
     FaultPosition position = resolved != null ? resolved : defaultPosition(injector, pipeline);
     FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
     FaultContext context =
@@ -589,9 +595,9 @@ public final class ScenarioRunner {
       while (!armed.isEmpty()) {
         complete(armed.remove(0), plan, record);
       }
-      writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      awaitWrites(writing, plan);
     } finally {
-      writer.shutdownNow();
+      stop(writer);
     }
   }
 
@@ -635,10 +641,37 @@ public final class ScenarioRunner {
           armedOrGrace.countDown();
         }
         complete(armed, plan, record);
-        writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        awaitWrites(writing, plan);
       }
     } finally {
-      writer.shutdownNow();
+      stop(writer);
+    }
+  }
+
+  /**
+   * Waits for a fault's writes; past the deadline the run stops with an error naming the writes
+   * (not the job's start, which a timeout elsewhere means).
+   */
+  private static void awaitWrites(Future<?> writing, ScenarioPlan plan) throws Exception {
+    try {
+      writing.get(plan.catchUpTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "the workload writer did not finish its writes within "
+              + plan.catchUpTimeout().toSeconds()
+              + " s: the source database is not taking them",
+          e);
+    }
+  }
+
+  /**
+   * Stops a writer and waits for it, so that a write still in flight cannot land in the next
+   * scenario's freshly reset table.
+   */
+  private static void stop(ExecutorService writer) throws InterruptedException {
+    writer.shutdownNow();
+    if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+      LOG.warn("The workload writer did not stop within 30 s");
     }
   }
 

@@ -806,8 +806,15 @@ final class RunSection {
         .append(".</p>");
     if (!dump.exceptionHistory().isEmpty()) {
       page.append("<ul>");
+      // Class, task and time only: a failure's message may quote the record that caused it (a
+      // poison payload), which the page never shows.
       for (JobFailure failure : dump.exceptionHistory()) {
-        page.append("<li>").append(escape(failure.toString())).append("</li>");
+        page.append("<li>")
+            .append(escape(failure.at()))
+            .append(" ")
+            .append(escape(failure.exceptionClass()))
+            .append(failure.task() == null ? "" : " in " + escape(failure.task()))
+            .append("</li>");
       }
       page.append("</ul>");
     }
