@@ -5,7 +5,6 @@ import io.reliabilitylab.harness.explore.ExploreSettings;
 import io.reliabilitylab.harness.explore.Trial;
 import io.reliabilitylab.spi.check.CheckResult;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -41,29 +40,11 @@ final class ExploreCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Option(
-      names = "--pipeline",
-      defaultValue = "direct",
-      description = "The pipeline to explore, by name (see 'list'). Default: ${DEFAULT-VALUE}.")
-  private String pipeline = "direct";
-
-  @Option(
-      names = "--tries",
-      defaultValue = "20",
-      description = "Random cases to run (15 to 30 s each). Default: ${DEFAULT-VALUE}.")
-  private int tries = 20;
-
-  @Option(
       names = "--seed",
       description =
           "jqwik's seed: the same seed and --tries draw the same cases (default: a random seed,"
               + " named in the report).")
   private @Nullable Long seed;
-
-  @Option(
-      names = "--max-changes",
-      defaultValue = "60",
-      description = "The most changes a case's workload makes. Default: ${DEFAULT-VALUE}.")
-  private int maxChanges = 60;
 
   @Option(
       names = "--shrink-time",
@@ -78,12 +59,7 @@ final class ExploreCommand implements Callable<Integer> {
       description = "The most cases run while shrinking. Default: ${DEFAULT-VALUE}.")
   private int shrinkTries = 30;
 
-  @Option(
-      names = "--out",
-      defaultValue = "lab-runs",
-      description =
-          "Directory for the report, case files and run records. Default: ${DEFAULT-VALUE}.")
-  private Path out = Path.of("lab-runs");
+  @Mixin private ExploreDraws draws = new ExploreDraws();
 
   @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
@@ -103,7 +79,8 @@ final class ExploreCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ExploreSettings settings;
     try {
-      settings = new ExploreSettings(tries, seed, 1, maxChanges, shrinkTime, shrinkTries);
+      settings =
+          new ExploreSettings(draws.tries, seed, 1, draws.maxChanges, shrinkTime, shrinkTries);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -113,15 +90,15 @@ final class ExploreCommand implements Callable<Integer> {
         Exploration.open(
             pluginClassLoader,
             spec,
-            pipeline,
+            draws.pipeline,
             options,
             pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            out,
+            draws.out,
             commandLine)) {
       printer.printf(
           "Exploring %s: %d tries, up to %d changes, %d fault x position cells ...%n",
-          pipeline, tries, maxChanges, exploration.space().cells().size());
+          draws.pipeline, draws.tries, draws.maxChanges, exploration.space().cells().size());
       printer.flush();
       ExploreReport report =
           exploration.explorer().onTrial(trial -> printTrial(printer, trial)).explore(settings);

@@ -20,7 +20,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -49,31 +48,8 @@ final class ReplayCommand implements Callable<Integer> {
       description = "A case file written by 'explore', or an explore seed.")
   private String caseOrSeed = "";
 
-  @Option(
-      names = "--pipeline",
-      defaultValue = "direct",
-      description = "With a seed: the pipeline explored. Default: ${DEFAULT-VALUE}.")
-  private String pipeline = "direct";
-
-  @Option(
-      names = "--tries",
-      defaultValue = "20",
-      description =
-          "With a seed: the explore's --tries (jqwik's draws depend on it). Default:"
-              + " ${DEFAULT-VALUE}, as explore's.")
-  private int tries = 20;
-
-  @Option(
-      names = "--max-changes",
-      defaultValue = "60",
-      description = "With a seed: the explore's --max-changes. Default: ${DEFAULT-VALUE}.")
-  private int maxChanges = 60;
-
-  @Option(
-      names = "--out",
-      defaultValue = "lab-runs",
-      description = "Directory for the run records. Default: ${DEFAULT-VALUE}.")
-  private Path out = Path.of("lab-runs");
+  // with a seed: the explore's --pipeline, --tries and --max-changes
+  @Mixin private ExploreDraws draws = new ExploreDraws();
 
   @Mixin private SourceOptions sourceOptions = new SourceOptions();
 
@@ -138,7 +114,7 @@ final class ReplayCommand implements Callable<Integer> {
             options,
             pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            out,
+            draws.out,
             commandLine)) {
       printer.printf(
           "Replaying %s on %s: %s%n", file, caseFile.pipeline(), caseFile.exploreCase().describe());
@@ -178,7 +154,8 @@ final class ReplayCommand implements Callable<Integer> {
     ExploreSettings settings;
     try {
       // The same draws as the explore that named the seed; nothing shrunk.
-      settings = new ExploreSettings(tries, seed, 1, maxChanges, Duration.ofSeconds(1), 0);
+      settings =
+          new ExploreSettings(draws.tries, seed, 1, draws.maxChanges, Duration.ofSeconds(1), 0);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -187,13 +164,13 @@ final class ReplayCommand implements Callable<Integer> {
         Exploration.open(
             pluginClassLoader,
             spec,
-            pipeline,
+            draws.pipeline,
             pipelineOptions.asOptions(),
             pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            out,
+            draws.out,
             commandLine)) {
-      printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, pipeline, tries);
+      printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, draws.pipeline, draws.tries);
       printer.flush();
       ExploreReport report =
           exploration
