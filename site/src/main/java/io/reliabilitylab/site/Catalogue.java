@@ -2,7 +2,7 @@ package io.reliabilitylab.site;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Plugins;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -49,7 +49,7 @@ public final class Catalogue {
   /**
    * The catalogue of everything registered on {@code classLoader}.
    *
-   * @throws io.reliabilitylab.harness.discovery.DiscoveryException when a registered implementation
+   * @throws io.reliabilitylab.runner.discovery.DiscoveryException when a registered implementation
    *     is broken, badly named or ambiguous: the site would otherwise hide it
    */
   public static Catalogue discover(ClassLoader classLoader) {

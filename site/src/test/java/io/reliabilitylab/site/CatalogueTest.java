@@ -2,7 +2,7 @@ package io.reliabilitylab.site;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Plugins;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultVariant;

@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.spi.Named;
 import java.util.Arrays;
 import java.util.List;
@@ -20,8 +21,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dependency direction of DESIGN.md: {@code spi} ← {@code testkit}, {@code faults-core}, {@code
- * checks-core} ← {@code harness} ← {@code pipeline-flink} ← the two pipelines, which never meet.
- * Runs here because {@code examples} sees every module.
+ * checks-core}, {@code workload}, {@code source-mysql} ← {@code pipeline-flink} ← the two
+ * pipelines, which never meet; {@code record}, {@code workload}, {@code checks-core} ← {@code
+ * runner} ← {@code report}, the command line ({@code harness}). Pipelines never reach the runner,
+ * the record, the report, the command line or a logging binding. Runs here because {@code examples}
+ * sees every module.
  */
 class ArchitectureTest {
 
@@ -53,9 +57,101 @@ class ArchitectureTest {
           // The pipelines are still empty; the rule must already hold when their classes arrive.
           .allowEmptyShould(true);
 
+  /** What only the lab's runner and command line may use: a pipeline or a source never does. */
+  private static final String[] ABOVE_THE_PIPELINES = {
+    "io.reliabilitylab.runner..",
+    "io.reliabilitylab.record..",
+    "io.reliabilitylab.report..",
+    "io.reliabilitylab.harness..",
+    "io.reliabilitylab.examples..",
+    "picocli..",
+    "ch.qos.logback.."
+  };
+
+  private static final ArchRule PIPELINES_NEVER_REACH_THE_RUNNER =
+      noClasses()
+          .that()
+          .resideInAPackage("io.reliabilitylab.pipeline..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(ABOVE_THE_PIPELINES)
+          .because(
+              "a pipeline depends on the SPI, the faults and checks it embeds and a source module;"
+                  + " the runner finds it by name, and the command line alone picks a logging"
+                  + " binding");
+
+  private static final ArchRule SOURCES_DEPEND_ON_THE_SPI_AND_SERVER_LIBRARIES =
+      classes()
+          .that()
+          .resideInAPackage("io.reliabilitylab.source..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..",
+              "javax.sql..",
+              "org.jspecify..",
+              "org.apiguardian..",
+              "org.slf4j",
+              "io.reliabilitylab.source..",
+              "io.reliabilitylab.spi..",
+              // the changes to write, pure values with no I/O
+              "io.reliabilitylab.workload",
+              // the servers and drivers a source runs and talks to
+              "ch.vorburger..",
+              "com.mysql..",
+              "org.testcontainers..",
+              "com.fasterxml.jackson.databind..")
+          .because(
+              "a source module (MySQL/MariaDB now, Postgres next) is a sibling of the pipelines:"
+                  + " the SPI, its servers and JDBC, never the runner, the checks or a logging"
+                  + " binding");
+
   @Test
   void theSpiDependsOnTheJdkAndAnnotationsOnly() {
     SPI_DEPENDS_ON_THE_JDK_ONLY.check(lab);
+  }
+
+  @Test
+  void pipelinesNeverReachTheRunnerTheRecordOrTheCommandLine() {
+    PIPELINES_NEVER_REACH_THE_RUNNER.check(lab);
+  }
+
+  @Test
+  void sourcesDependOnTheSpiAndTheirServerLibrariesOnly() {
+    SOURCES_DEPEND_ON_THE_SPI_AND_SERVER_LIBRARIES.check(lab);
+  }
+
+  @Test
+  void theRecordTheWorkloadAndTheRunnerStayBelowTheCommandLine() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "io.reliabilitylab.workload..",
+            "io.reliabilitylab.record..",
+            "io.reliabilitylab.report..",
+            "io.reliabilitylab.runner..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.reliabilitylab.harness..",
+            "io.reliabilitylab.pipeline..",
+            "io.reliabilitylab.examples..",
+            "picocli..",
+            "ch.qos.logback..")
+        .because("the runner is a library: the CLI and a JUnit test drive it alike")
+        .check(lab);
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.reliabilitylab.workload..", "io.reliabilitylab.record..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.reliabilitylab.runner..",
+            "io.reliabilitylab.report..",
+            "io.reliabilitylab.source..",
+            "java.sql..")
+        .because("the workload and the record are values: no runner, no database")
+        .check(lab);
   }
 
   @Test
@@ -95,26 +191,37 @@ class ArchitectureTest {
   }
 
   @Test
-  void checksFaultsAndTheTestkitDependOnNeitherTheHarnessNorThePipelines() {
+  void checksFaultsAndTheTestkitDependOnNeitherTheRunnerNorThePipelines() {
     noClasses()
         .that(areIn("checks-core", "faults-core", "testkit"))
         .should()
         .dependOnClassesThat(
-            areIn("harness", "pipeline-flink", "pipeline-direct", "pipeline-broker", "examples")
+            areIn(
+                    "harness",
+                    "runner",
+                    "record",
+                    "report",
+                    "source-mysql",
+                    "pipeline-flink",
+                    "pipeline-direct",
+                    "pipeline-broker",
+                    "examples")
                 .or(
                     resideInAnyPackage(
                         "io.reliabilitylab.harness..",
+                        "io.reliabilitylab.runner..",
+                        "io.reliabilitylab.record..",
+                        "io.reliabilitylab.source..",
                         "io.reliabilitylab.pipeline..",
                         "io.reliabilitylab.examples..")))
-        .because(
-            "dependencies point one way: spi <- {testkit, faults-core, checks-core} <- harness")
+        .because("dependencies point one way: spi <- {testkit, faults-core, checks-core} <- runner")
         .check(lab);
   }
 
   @Test
-  void theHarnessDoesNotDependOnThePipelines() {
+  void theRunnerAndTheCommandLineDoNotDependOnThePipelines() {
     noClasses()
-        .that(areIn("harness"))
+        .that(areIn("harness", "runner", "record", "report", "workload"))
         .should()
         .dependOnClassesThat(
             areIn("pipeline-flink", "pipeline-direct", "pipeline-broker", "examples")
@@ -133,6 +240,8 @@ class ArchitectureTest {
     assertThat(areIn("spi").test(lab.get(Named.class))).isTrue();
     assertThat(areIn("spi").test(lab.get(ReliabilityLab.class))).isFalse();
     assertThat(areIn("harness").test(lab.get(Named.class))).isFalse();
+    assertThat(areIn("runner").test(lab.get(ScenarioRunner.class))).isTrue();
+    assertThat(areIn("harness").test(lab.get(ScenarioRunner.class))).isFalse();
   }
 
   @Test
@@ -143,7 +252,9 @@ class ArchitectureTest {
             .importPackages(
                 "io.reliabilitylab.spi.archfixture",
                 "io.reliabilitylab.pipeline.direct.archfixture",
-                "io.reliabilitylab.pipeline.broker.archfixture");
+                "io.reliabilitylab.pipeline.broker.archfixture",
+                "io.reliabilitylab.pipeline.flink.archfixture",
+                "io.reliabilitylab.source.mysql.archfixture");
     assertThatThrownBy(() -> SPI_DEPENDS_ON_THE_JDK_ONLY.check(violations))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("SpiTypeUsingALibrary")
@@ -152,6 +263,16 @@ class ArchitectureTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("DirectUsingBroker")
         .hasMessageContaining("BrokerPart");
+    assertThatThrownBy(() -> PIPELINES_NEVER_REACH_THE_RUNNER.check(violations))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("PipelineUsingTheRunner")
+        .hasMessageContaining("io.reliabilitylab.runner.ScenarioRunner")
+        .hasMessageContaining("io.reliabilitylab.record.RunRecord");
+    assertThatThrownBy(() -> SOURCES_DEPEND_ON_THE_SPI_AND_SERVER_LIBRARIES.check(violations))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("SourceUsingTheChecks")
+        .hasMessageContaining("io.reliabilitylab.checks.SnapshotDiffCheck")
+        .hasMessageContaining("ch.qos.logback");
   }
 
   /**

@@ -16,7 +16,8 @@ import org.w3c.dom.NodeList;
 
 /**
  * The two pipeline POMs never name each other, so that Debezium 1.9 (bundled in Flink CDC) and
- * Debezium 3.x meet only where the packaging decision says they may.
+ * Debezium 3.x meet only where the packaging decision says they may; and no pipeline or source POM
+ * brings the runner, the record, the command line or a logging binding outside its tests.
  */
 class PipelinePomsTest {
 
@@ -45,6 +46,27 @@ class PipelinePomsTest {
     assertThat(Files.readString(pom))
         .as("%s must not name reliability-lab-%s in any form", pom, other)
         .doesNotContain("reliability-lab-" + other);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"pipeline-flink", "pipeline-direct", "pipeline-broker", "source-mysql"})
+  void aPipelineOrSourcePomNamesTheRunnerAndALoggingBindingOnlyForItsTests(String module)
+      throws Exception {
+    NodeList dependencies = parse(pom(module)).getElementsByTagName("dependency");
+    List<String> outsideTests = new ArrayList<>();
+    for (int i = 0; i < dependencies.getLength(); i++) {
+      Element dependency = (Element) dependencies.item(i);
+      if (!childText(dependency, "scope").equals("test")) {
+        outsideTests.add(childText(dependency, "artifactId"));
+      }
+    }
+    assertThat(outsideTests)
+        .as("what %s depends on outside its tests", module)
+        .isNotEmpty()
+        .noneMatch(
+            artifactId ->
+                artifactId.matches(
+                    "reliability-lab-(runner|record|report|harness|examples)|logback-.*|picocli"));
   }
 
   private static Document parse(Path pom) throws Exception {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.examples.packaging.PackagedLab.Outcome;
 import io.reliabilitylab.harness.explore.ExploreReport;
-import io.reliabilitylab.harness.record.RunRecordReader;
+import io.reliabilitylab.record.RunRecordReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,22 +3,17 @@ package io.reliabilitylab.harness.bench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
-import io.reliabilitylab.harness.lifecycle.Capabilities;
-import io.reliabilitylab.harness.lifecycle.ChangelogWalk;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.record.EnvironmentInfo;
-import io.reliabilitylab.harness.record.RunId;
-import io.reliabilitylab.harness.source.CdcPrerequisites;
-import io.reliabilitylab.harness.source.OrdersTable;
-import io.reliabilitylab.harness.source.SourceDatabase;
-import io.reliabilitylab.harness.source.SourceRowReader;
-import io.reliabilitylab.harness.source.WorkloadWriter;
-import io.reliabilitylab.harness.source.WriteReport;
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.WorkloadConfig;
-import io.reliabilitylab.harness.workload.WorkloadGenerator;
+import io.reliabilitylab.record.EnvironmentInfo;
+import io.reliabilitylab.record.RunId;
+import io.reliabilitylab.runner.Capabilities;
+import io.reliabilitylab.runner.ChangelogWalk;
+import io.reliabilitylab.runner.ScenarioOptions;
+import io.reliabilitylab.source.mysql.CdcPrerequisites;
+import io.reliabilitylab.source.mysql.OrdersTable;
+import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.mysql.SourceRowReader;
+import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.mysql.WriteReport;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.data.ChangeOp;
@@ -32,6 +27,11 @@ import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WorkloadConfig;
+import io.reliabilitylab.workload.WorkloadGenerator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -208,7 +208,7 @@ public final class Bench {
       table.reset();
       int initialRows = writer(0).insertInitialRows(workload);
       Map<String, String> options =
-          new LinkedHashMap<>(LabOptions.of(source, table.name(), directory));
+          new LinkedHashMap<>(ScenarioOptions.of(source, table.name(), directory));
       options.putAll(config.pipelineOptions());
       Files.createDirectories(directory);
       Instant startAt = clock.instant();
@@ -557,7 +557,7 @@ public final class Bench {
   /**
    * Where an event became visible in both tables: the first changelog snapshot that holds it, and
    * the first current-table snapshot committed by that checkpoint or a later one; the criterion of
-   * the lab's {@link io.reliabilitylab.harness.lifecycle.CatchUp}.
+   * the lab's {@link io.reliabilitylab.runner.CatchUp}.
    */
   private record Visible(SnapshotInfo changelog, SnapshotInfo current) {
     /** The later of the two commits. */

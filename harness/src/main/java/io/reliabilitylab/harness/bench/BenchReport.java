@@ -2,7 +2,7 @@ package io.reliabilitylab.harness.bench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.record.EnvironmentInfo;
+import io.reliabilitylab.record.EnvironmentInfo;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;

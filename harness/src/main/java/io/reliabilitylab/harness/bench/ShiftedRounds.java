@@ -1,9 +1,9 @@
 package io.reliabilitylab.harness.bench;
 
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
 import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

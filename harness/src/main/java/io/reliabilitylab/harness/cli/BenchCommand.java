@@ -1,13 +1,13 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.bench.Bench;
 import io.reliabilitylab.harness.bench.BenchConfig;
 import io.reliabilitylab.harness.bench.BenchMode;
 import io.reliabilitylab.harness.bench.BenchReport;
-import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.record.RunId;
-import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunId;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.discovery.DiscoveryException;
+import io.reliabilitylab.runner.discovery.DiscoveryException;
 import org.jspecify.annotations.Nullable;
 
 /** Turns failures into the single lines the command line prints. */

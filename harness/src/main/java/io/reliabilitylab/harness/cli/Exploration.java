@@ -1,11 +1,11 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.discovery.Plugins;
 import io.reliabilitylab.harness.explore.ExploreSpace;
 import io.reliabilitylab.harness.explore.Explorer;
 import io.reliabilitylab.harness.explore.ScenarioTrials;
-import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
-import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.runner.ScenarioRunner;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.lifecycle.LabOptions;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

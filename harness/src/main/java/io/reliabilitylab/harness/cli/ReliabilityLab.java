@@ -2,8 +2,8 @@ package io.reliabilitylab.harness.cli;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.secrets.LabLogging;
+import io.reliabilitylab.record.ExitCode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

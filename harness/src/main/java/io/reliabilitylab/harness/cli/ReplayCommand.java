@@ -1,13 +1,13 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.explore.CaseFile;
 import io.reliabilitylab.harness.explore.ExploreReport;
 import io.reliabilitylab.harness.explore.ExploreSettings;
 import io.reliabilitylab.harness.explore.Explorer;
 import io.reliabilitylab.harness.explore.Trial;
-import io.reliabilitylab.harness.secrets.Redactor;
+import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

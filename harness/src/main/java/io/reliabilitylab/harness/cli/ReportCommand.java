@@ -1,8 +1,8 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.report.Dashboard;
-import io.reliabilitylab.harness.report.RunDirectory;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.report.Dashboard;
+import io.reliabilitylab.report.RunDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.harness.secrets.Redactor;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
-import io.reliabilitylab.harness.source.ExternalDatabase;
-import io.reliabilitylab.harness.source.MySqlContainerDatabase;
-import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
+import io.reliabilitylab.source.mysql.ExternalDatabase;
+import io.reliabilitylab.source.mysql.MySqlContainerDatabase;
+import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.secret.Redactor;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;

@@ -2,7 +2,7 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.record.ExitCode;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

@@ -2,8 +2,8 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.Workloads;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.Workloads;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;

@@ -2,7 +2,7 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.spi.check.CheckResult;
 import java.time.Duration;
 import java.time.Instant;

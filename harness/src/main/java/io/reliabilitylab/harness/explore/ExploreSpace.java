@@ -2,17 +2,17 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
-import io.reliabilitylab.harness.lifecycle.WorkloadPhases;
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.Workloads;
+import io.reliabilitylab.runner.PlannedFault;
+import io.reliabilitylab.runner.WorkloadPhases;
 import io.reliabilitylab.spi.data.RowKey;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.Workloads;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;

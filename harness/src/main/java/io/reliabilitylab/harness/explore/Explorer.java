@@ -2,11 +2,11 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.record.RunId;
-import io.reliabilitylab.harness.record.RunRecordReader;
-import io.reliabilitylab.harness.record.RunRecordWriter;
-import io.reliabilitylab.harness.secrets.Redactor;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunId;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.record.RunRecordWriter;
+import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;

@@ -2,15 +2,15 @@ package io.reliabilitylab.harness.explore;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
-import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
-import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.Summary;
-import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.Summary;
+import io.reliabilitylab.runner.PlannedFault;
+import io.reliabilitylab.runner.ScenarioPlan;
+import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.workload.Workload;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

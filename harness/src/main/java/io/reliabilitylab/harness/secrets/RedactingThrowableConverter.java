@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.STABLE;
 
 import ch.qos.logback.classic.pattern.ExtendedThrowableProxyConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.reliabilitylab.spi.secret.Redactor;
 import org.apiguardian.api.API;
 
 /**

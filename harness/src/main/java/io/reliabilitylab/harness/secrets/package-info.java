@@ -1,7 +1,6 @@
 /**
- * Keeping secrets out of run records and log lines: the {@link
- * io.reliabilitylab.harness.secrets.Redactor}, logback converters that apply it, and the lab's
- * logging configuration.
+ * Keeping secrets out of the command line's log lines: logback converters that apply the {@link
+ * io.reliabilitylab.spi.secret.Redactor}, and the lab's logging configuration.
  */
 @NullMarked
 package io.reliabilitylab.harness.secrets;

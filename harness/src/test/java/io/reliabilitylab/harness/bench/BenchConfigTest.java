@@ -3,9 +3,9 @@ package io.reliabilitylab.harness.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.WorkloadConfig;
-import io.reliabilitylab.harness.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WorkloadConfig;
+import io.reliabilitylab.workload.WorkloadGenerator;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

@@ -3,7 +3,7 @@ package io.reliabilitylab.harness.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.reliabilitylab.harness.record.EnvironmentInfo;
+import io.reliabilitylab.record.EnvironmentInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

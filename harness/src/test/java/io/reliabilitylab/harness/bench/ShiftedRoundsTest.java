@@ -3,12 +3,12 @@ package io.reliabilitylab.harness.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.WorkloadConfig;
-import io.reliabilitylab.harness.workload.WorkloadGenerator;
 import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WorkloadConfig;
+import io.reliabilitylab.workload.WorkloadGenerator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -2,8 +2,8 @@ package io.reliabilitylab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLabTest.Run;
+import io.reliabilitylab.record.ExitCode;
 import org.junit.jupiter.api.Test;
 
 /** The bench command's arguments; the bench itself runs in pipeline-direct's BenchCommandIT. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.discovery.testplugins.ScenarioClassLoader;
-import io.reliabilitylab.harness.discovery.testplugins.TestChecks;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.testplugins.ScenarioClassLoader;
+import io.reliabilitylab.runner.discovery.testplugins.TestChecks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

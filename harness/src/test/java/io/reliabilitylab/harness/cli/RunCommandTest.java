@@ -2,7 +2,7 @@ package io.reliabilitylab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
+import io.reliabilitylab.record.ExitCode;
 import org.junit.jupiter.api.Test;
 
 /**

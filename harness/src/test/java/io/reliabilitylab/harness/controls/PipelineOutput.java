@@ -1,6 +1,5 @@
 package io.reliabilitylab.harness.controls;
 
-import io.reliabilitylab.harness.oracle.Expectation;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
@@ -11,6 +10,7 @@ import io.reliabilitylab.spi.data.RowKey;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.SourcePosition;
 import io.reliabilitylab.spi.data.TableSchema;
+import io.reliabilitylab.workload.oracle.Expectation;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

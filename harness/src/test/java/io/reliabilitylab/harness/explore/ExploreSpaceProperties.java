@@ -2,14 +2,14 @@ package io.reliabilitylab.harness.explore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
-import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
-import io.reliabilitylab.harness.lifecycle.WorkloadPhases;
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.runner.PlannedFault;
+import io.reliabilitylab.runner.ScenarioPlan;
+import io.reliabilitylab.runner.WorkloadPhases;
 import io.reliabilitylab.spi.data.RowKey;
 import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -2,10 +2,10 @@ package io.reliabilitylab.harness.explore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.Workload;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.reliabilitylab.harness.explore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.record.Summary;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.Summary;
 import io.reliabilitylab.spi.check.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,5 @@
 package io.reliabilitylab.pipeline.broker;
 
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.source.BinlogClients;
 import io.reliabilitylab.pipeline.broker.dlq.DeadLetterLog;
 import io.reliabilitylab.pipeline.broker.job.BrokerJob;
 import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
@@ -14,12 +12,14 @@ import io.reliabilitylab.pipeline.broker.source.RewindEvidence;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;

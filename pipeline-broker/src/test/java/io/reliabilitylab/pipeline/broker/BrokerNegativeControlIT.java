@@ -2,10 +2,10 @@ package io.reliabilitylab.pipeline.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.RunRecordReader;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import java.io.PrintWriter;

@@ -3,12 +3,12 @@ package io.reliabilitylab.pipeline.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.RunRecordReader;
-import io.reliabilitylab.harness.source.MySqlContainerDatabase;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.source.mysql.MySqlContainerDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

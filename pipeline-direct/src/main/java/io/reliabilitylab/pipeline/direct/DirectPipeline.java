@@ -1,11 +1,11 @@
 package io.reliabilitylab.pipeline.direct;
 
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.source.BinlogClients;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import java.sql.SQLException;
 import java.time.Duration;

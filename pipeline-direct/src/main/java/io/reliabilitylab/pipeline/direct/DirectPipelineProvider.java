@@ -3,8 +3,6 @@ package io.reliabilitylab.pipeline.direct;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
@@ -13,6 +11,8 @@ import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
+import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;

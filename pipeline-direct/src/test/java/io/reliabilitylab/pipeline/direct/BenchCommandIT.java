@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.record.ExitCode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.reliabilitylab.pipeline.direct;
 
-import io.reliabilitylab.harness.source.SourceDatabase;
-import io.reliabilitylab.harness.workload.SourceChange;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,15 +2,15 @@ package io.reliabilitylab.pipeline.direct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
-import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.FaultSelection;
-import io.reliabilitylab.harness.record.ExerciseRecord;
-import io.reliabilitylab.harness.record.FaultRecord;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.RunRecordReader;
-import io.reliabilitylab.harness.record.SuiteSummary;
+import io.reliabilitylab.record.ExerciseRecord;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.record.SuiteSummary;
+import io.reliabilitylab.runner.FaultSelection;
+import io.reliabilitylab.runner.discovery.Plugins;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultStatus;

@@ -8,7 +8,7 @@ import org.apiguardian.api.API;
 
 /**
  * Creates a {@link PipelineUnderTest} by name ({@code direct}, {@code broker}, or a user's own).
- * The harness cannot depend on pipelines, so it finds them with {@link java.util.ServiceLoader};
+ * The runner cannot depend on pipelines, so it finds them with {@link java.util.ServiceLoader};
  * register an implementation with {@code @AutoService(PipelineProvider.class)}.
  */
 @API(status = STABLE)

@@ -3,7 +3,7 @@ package io.reliabilitylab.pipeline.broker.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
-import io.reliabilitylab.harness.source.OrdersTable;
 import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
+import io.reliabilitylab.source.mysql.OrdersTable;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.SourcePosition;
 import java.nio.charset.StandardCharsets;

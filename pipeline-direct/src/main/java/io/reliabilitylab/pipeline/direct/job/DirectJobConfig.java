@@ -2,8 +2,8 @@ package io.reliabilitylab.pipeline.direct.job;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.harness.source.SourceDatabase;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

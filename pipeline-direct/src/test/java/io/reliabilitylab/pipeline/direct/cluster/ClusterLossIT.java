@@ -5,23 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.faults.CoordinatorFailureInjector;
-import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.CatchUp;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
-import io.reliabilitylab.harness.oracle.Expectation;
-import io.reliabilitylab.harness.oracle.Oracle;
-import io.reliabilitylab.harness.record.FaultRecord;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.source.CdcPrerequisites;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
-import io.reliabilitylab.harness.source.OrdersTable;
-import io.reliabilitylab.harness.source.SourceRowReader;
-import io.reliabilitylab.harness.source.WorkloadWriter;
-import io.reliabilitylab.harness.workload.SourceTransaction;
-import io.reliabilitylab.harness.workload.Workload;
-import io.reliabilitylab.harness.workload.WorkloadConfig;
-import io.reliabilitylab.harness.workload.WorkloadGenerator;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.runner.CatchUp;
+import io.reliabilitylab.runner.PlannedFault;
+import io.reliabilitylab.runner.ScenarioOptions;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.source.mysql.CdcPrerequisites;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
+import io.reliabilitylab.source.mysql.OrdersTable;
+import io.reliabilitylab.source.mysql.SourceRowReader;
+import io.reliabilitylab.source.mysql.WorkloadWriter;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
@@ -37,6 +31,12 @@ import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WorkloadConfig;
+import io.reliabilitylab.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.oracle.Expectation;
+import io.reliabilitylab.workload.oracle.Oracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -104,7 +104,8 @@ class ClusterLossIT {
 
     PipelineUnderTest pipeline =
         provider.start(
-            new PipelineConfig(LabOptions.of(source, table.name(), runDirectory), runDirectory));
+            new PipelineConfig(
+                ScenarioOptions.of(source, table.name(), runDirectory), runDirectory));
     try {
       JobControl job = pipeline.capability(JobControl.class).orElseThrow();
       TableAccess tables = pipeline.capability(TableAccess.class).orElseThrow();

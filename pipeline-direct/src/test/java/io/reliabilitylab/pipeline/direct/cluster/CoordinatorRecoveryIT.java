@@ -2,8 +2,8 @@ package io.reliabilitylab.pipeline.direct.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.record.FaultRecord;
-import io.reliabilitylab.harness.record.RunRecord;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,13 +2,13 @@ package io.reliabilitylab.pipeline.direct.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.discovery.Plugins;
-import io.reliabilitylab.harness.lifecycle.PlannedFault;
-import io.reliabilitylab.harness.lifecycle.ScenarioPlan;
-import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
-import io.reliabilitylab.harness.record.FaultRecord;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.runner.PlannedFault;
+import io.reliabilitylab.runner.ScenarioPlan;
+import io.reliabilitylab.runner.ScenarioRunner;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;

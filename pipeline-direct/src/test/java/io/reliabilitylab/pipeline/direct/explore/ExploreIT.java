@@ -2,21 +2,21 @@ package io.reliabilitylab.pipeline.direct.explore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
-import io.reliabilitylab.harness.discovery.Plugins;
 import io.reliabilitylab.harness.explore.CaseFile;
 import io.reliabilitylab.harness.explore.ExploreReport;
 import io.reliabilitylab.harness.explore.ExploreSettings;
 import io.reliabilitylab.harness.explore.ExploreSpace;
 import io.reliabilitylab.harness.explore.Explorer;
 import io.reliabilitylab.harness.explore.ScenarioTrials;
-import io.reliabilitylab.harness.lifecycle.LabOptions;
-import io.reliabilitylab.harness.lifecycle.ScenarioRunner;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.RunRecordReader;
-import io.reliabilitylab.harness.source.EmbeddedMariaDb;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.runner.ScenarioRunner;
+import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultStatus;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,12 +2,12 @@ package io.reliabilitylab.pipeline.direct.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.ExitCode;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
-import io.reliabilitylab.harness.record.FaultRecord;
-import io.reliabilitylab.harness.record.RunRecord;
-import io.reliabilitylab.harness.record.RunRecordReader;
-import io.reliabilitylab.harness.record.SuiteSummary;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.record.SuiteSummary;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultStatus;

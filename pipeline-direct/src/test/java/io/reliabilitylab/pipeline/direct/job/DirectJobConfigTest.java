@@ -3,7 +3,7 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.reliabilitylab.harness.source.SourceDatabase;
+import io.reliabilitylab.source.mysql.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

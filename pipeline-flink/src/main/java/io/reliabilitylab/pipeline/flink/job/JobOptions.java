@@ -2,8 +2,8 @@ package io.reliabilitylab.pipeline.flink.job;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.harness.lifecycle.LabOptions;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import java.nio.file.Path;
 import java.time.Duration;

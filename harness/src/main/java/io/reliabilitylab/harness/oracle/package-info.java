@@ -1,8 +1,0 @@
-/**
- * The oracle: applies a workload to an in-memory model and yields the expected current rows and the
- * expected changelog, one envelope per source change.
- */
-@NullMarked
-package io.reliabilitylab.harness.oracle;
-
-import org.jspecify.annotations.NullMarked;

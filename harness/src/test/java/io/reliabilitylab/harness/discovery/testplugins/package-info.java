@@ -1,9 +1,0 @@
-/**
- * Test-only faults, checks and pipelines, registered per scenario under {@code
- * src/test/resources/discovery/<scenario>/META-INF/services} so that they never leak into other
- * tests' discovery.
- */
-@NullMarked
-package io.reliabilitylab.harness.discovery.testplugins;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,177 @@
+package io.reliabilitylab.runner;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.TableAccess;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Waits, by measurement and never by a fixed sleep, until both sink tables hold the workload: the
+ * changelog's latest snapshot holds the last written event, and the current table has a snapshot
+ * committed by the same checkpoint or a later one.
+ */
+@API(status = EXPERIMENTAL)
+public final class CatchUp {
+
+  /** How often the tables are looked at: far below a checkpoint interval, far above a scan. */
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private CatchUp() {}
+
+  /**
+   * The snapshots both tables were caught up at.
+   *
+   * @param changelog the changelog snapshot that holds the last event
+   * @param current the current-table snapshot committed by that checkpoint or a later one
+   * @param reachedAt when catch-up was observed
+   */
+  public record Point(SnapshotInfo changelog, SnapshotInfo current, Instant reachedAt) {
+    /** The checkpoint the comparison is made at. */
+    public @Nullable Long checkpointId() {
+      return changelog.committedCheckpointId();
+    }
+  }
+
+  /**
+   * Waits until the tables hold {@code lastEventId}, or, for an empty workload, until both tables
+   * have committed a snapshot.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
+   */
+  public static Point await(
+      TableAccess tables, @Nullable Long lastEventId, Duration timeout, Clock clock)
+      throws Exception {
+    return await(tables, lastEventId, List.of(), timeout, clock);
+  }
+
+  /**
+   * As {@link #await(TableAccess, Long, Duration, Clock)}, and the changelog also holds each of
+   * {@code trailingDeletes}: the deletes after the last written event, which write no event id of
+   * their own, so that a workload ending with deletes is not judged before they arrive.
+   */
+  public static Point await(
+      TableAccess tables,
+      @Nullable Long lastEventId,
+      List<ChangeEvent> trailingDeletes,
+      Duration timeout,
+      Clock clock)
+      throws Exception {
+    Instant deadline = clock.instant().plus(timeout);
+    String progress = "no snapshot committed yet";
+    while (true) {
+      List<SnapshotInfo> changelogs = tables.snapshots(tables.changelogTable());
+      List<SnapshotInfo> currents = tables.snapshots(tables.currentTable());
+      Optional<SnapshotInfo> changelog = latest(changelogs);
+      Optional<SnapshotInfo> current = latest(currents);
+      if (changelog.isPresent() && current.isPresent()) {
+        SnapshotInfo cl = changelog.get();
+        SnapshotInfo cur = current.get();
+        boolean holdsEvent =
+            lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
+        boolean holdsDeletes = holdsEvent && holdsAll(tables, cl.snapshotId(), trailingDeletes);
+        boolean holdsLast = holdsEvent && holdsDeletes;
+        // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
+        // the checkpoint committed before it.
+        boolean currentAligned =
+            cl.committedCheckpointId() != null
+                ? effectiveCheckpoint(currents) >= checkpointOf(cl)
+                : currentPassed(currents, cl.committedAt());
+        if (holdsLast && currentAligned) {
+          return new Point(cl, cur, clock.instant());
+        }
+        progress =
+            tables.changelogTable()
+                + " at snapshot "
+                + cl.snapshotId()
+                + " (checkpoint "
+                + cl.committedCheckpointId()
+                + (lastEventId == null
+                    ? ""
+                    : (holdsEvent ? ", holds" : ", lacks") + " event " + lastEventId)
+                + (trailingDeletes.isEmpty()
+                    ? ""
+                    : (holdsDeletes ? ", holds" : ", lacks")
+                        + " the "
+                        + trailingDeletes.size()
+                        + " deletes after it")
+                + "), "
+                + tables.currentTable()
+                + " at snapshot "
+                + cur.snapshotId()
+                + " (checkpoint "
+                + cur.committedCheckpointId()
+                + ")";
+      }
+      if (clock.instant().isAfter(deadline)) {
+        throw new WaitTimedOutException(
+            "The sink did not catch up within " + timeout.toSeconds() + " s: " + progress);
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  private static boolean holdsAll(TableAccess tables, long snapshotId, List<ChangeEvent> deletes)
+      throws Exception {
+    for (ChangeEvent delete : deletes) {
+      if (!tables.changelogContains(snapshotId, delete.op(), delete.eventId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The tables' latest snapshots as a point, without waiting; null when either has none. */
+  public static @Nullable Point latest(TableAccess tables, Clock clock) throws Exception {
+    Optional<SnapshotInfo> changelog = latest(tables.snapshots(tables.changelogTable()));
+    Optional<SnapshotInfo> current = latest(tables.snapshots(tables.currentTable()));
+    return changelog.isPresent() && current.isPresent()
+        ? new Point(changelog.get(), current.get(), clock.instant())
+        : null;
+  }
+
+  private static Optional<SnapshotInfo> latest(List<SnapshotInfo> snapshots) {
+    return snapshots.isEmpty()
+        ? Optional.empty()
+        : Optional.of(snapshots.get(snapshots.size() - 1));
+  }
+
+  /**
+   * For a changelog snapshot that names no checkpoint (a writer that commits outside Flink's
+   * checkpoints): the current table has committed a checkpoint that was triggered after that
+   * snapshot — one commit after the first checkpoint committed since, whose barrier followed every
+   * event the changelog held by then.
+   */
+  private static boolean currentPassed(List<SnapshotInfo> currents, Instant changelogCommittedAt) {
+    Long first = null;
+    for (SnapshotInfo snapshot : currents) {
+      Long id = snapshot.committedCheckpointId();
+      if (id != null && snapshot.committedAt().isAfter(changelogCommittedAt)) {
+        first = id;
+        break;
+      }
+    }
+    return first != null && effectiveCheckpoint(currents) >= first + 1;
+  }
+
+  private static long effectiveCheckpoint(List<SnapshotInfo> snapshots) {
+    for (int i = snapshots.size() - 1; i >= 0; i--) {
+      if (snapshots.get(i).committedCheckpointId() != null) {
+        return snapshots.get(i).committedCheckpointId();
+      }
+    }
+    return Long.MIN_VALUE;
+  }
+
+  private static long checkpointOf(SnapshotInfo snapshot) {
+    Long id = snapshot.committedCheckpointId();
+    return id == null ? Long.MIN_VALUE : id;
+  }
+}

@@ -1,0 +1,24 @@
+package io.reliabilitylab.runner;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import org.apiguardian.api.API;
+
+/**
+ * Something a scenario does to a streaming pipeline between its clean baseline and its final
+ * reconciliation that is not a fault: checkpoint pressure, table maintenance. An exercise writes
+ * the rest of the workload its own way and records what it measured; it proves nothing by itself —
+ * the final reconciliation does.
+ */
+@API(status = EXPERIMENTAL)
+public interface Exercise {
+
+  /** The name a plan and {@code --scenarios} use, e.g. {@code pressure}. */
+  String name();
+
+  /**
+   * Runs the exercise; returns once the rest of the workload is written. Measurements go into the
+   * record as an exercise section, problems as failed checks named {@code <name>:<what>}.
+   */
+  void run(ExerciseContext context) throws Exception;
+}

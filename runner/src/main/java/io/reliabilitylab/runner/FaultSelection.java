@@ -1,0 +1,136 @@
+package io.reliabilitylab.runner;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * Reads a selection of fault variants: {@code none}, {@code all}, or a comma-separated list where a
+ * fault's name selects each of its variants and {@code <fault>:<variant>} selects one.
+ *
+ * <pre>{@code
+ * FaultSelection.parse("task-failure,savepoint-restore:older-savepoint", discovered);
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class FaultSelection {
+
+  /** One variant of one fault, run as its own scenario. */
+  public record Choice(FaultInjector fault, FaultVariant variant) {
+
+    public Choice {
+      Objects.requireNonNull(fault, "fault");
+      Objects.requireNonNull(variant, "variant");
+    }
+
+    /** {@code <fault>} for the default variant, else {@code <fault>:<variant>}. */
+    public String scenarioName() {
+      return FaultVariant.DEFAULT.equals(variant.name())
+          ? fault.name()
+          : fault.name() + ":" + variant.name();
+    }
+  }
+
+  private FaultSelection() {}
+
+  /**
+   * The chosen variants in the order named (each once), or every variant of every fault for {@code
+   * all}, or none for {@code none}.
+   *
+   * @throws IllegalArgumentException for an empty selection or an unknown name, listing the known
+   *     ones
+   */
+  public static List<Choice> parse(String selection, List<FaultInjector> discovered) {
+    return parse(selection, discovered, Set.of());
+  }
+
+  /**
+   * As {@link #parse(String, List)}, but {@code all} keeps only the faults whose required
+   * capabilities the pipeline can offer (all of them when {@code offered} is empty: not declared).
+   * A fault named explicitly is kept either way; it is skipped, and reported, if the pipeline lacks
+   * what it needs.
+   */
+  public static List<Choice> parse(
+      String selection,
+      List<FaultInjector> discovered,
+      Set<Class<? extends PipelineCapability>> offered) {
+    Objects.requireNonNull(selection, "selection");
+    Map<String, FaultInjector> byName = new LinkedHashMap<>();
+    discovered.forEach(fault -> byName.put(fault.name(), fault));
+    String trimmed = selection.strip();
+    if (trimmed.equals("none")) {
+      return List.of();
+    }
+    if (trimmed.equals("all")) {
+      List<Choice> all = new ArrayList<>();
+      discovered.stream()
+          .filter(fault -> offered.isEmpty() || offered.containsAll(fault.requiredCapabilities()))
+          .forEach(fault -> fault.variants().forEach(v -> all.add(new Choice(fault, v))));
+      return all;
+    }
+    Set<String> seen = new LinkedHashSet<>();
+    List<Choice> chosen = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
+    for (String part : trimmed.split(",", -1)) {
+      String name = part.strip();
+      if (name.isEmpty()) {
+        continue;
+      }
+      int colon = name.indexOf(':');
+      String faultName = colon < 0 ? name : name.substring(0, colon);
+      FaultInjector fault = byName.get(faultName);
+      if (fault == null) {
+        unknown.add(name);
+        continue;
+      }
+      List<FaultVariant> variants = fault.variants();
+      if (colon >= 0) {
+        String variantName = name.substring(colon + 1);
+        variants = variants.stream().filter(v -> v.name().equals(variantName)).toList();
+        if (variants.isEmpty()) {
+          unknown.add(name);
+          continue;
+        }
+      }
+      for (FaultVariant variant : variants) {
+        Choice choice = new Choice(fault, variant);
+        if (seen.add(choice.scenarioName())) {
+          chosen.add(choice);
+        }
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(
+          "Unknown fault or variant "
+              + unknown
+              + "; use 'none', 'all', a fault's name for all its variants, or one of "
+              + known(discovered));
+    }
+    if (chosen.isEmpty()) {
+      throw new IllegalArgumentException(
+          "No fault selected: name at least one, 'all' or 'none'; known: " + known(discovered));
+    }
+    return chosen;
+  }
+
+  /** Every selectable name: each fault and each of its variants as {@code <fault>:<variant>}. */
+  public static List<String> known(List<FaultInjector> discovered) {
+    List<String> names = new ArrayList<>();
+    for (FaultInjector fault : discovered) {
+      for (FaultVariant variant : fault.variants()) {
+        names.add(new Choice(fault, variant).scenarioName());
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,136 @@
+package io.reliabilitylab.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.reliabilitylab.spi.fault.FaultContext;
+import io.reliabilitylab.spi.fault.FaultHandle;
+import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FaultSelectionTest {
+
+  private static final FaultInjector PLAIN = fault("plain", List.of());
+  private static final FaultInjector VARIED =
+      fault(
+          "varied",
+          List.of(
+              FaultVariant.of("snapshot-phase", "in the snapshot")
+                  .at(new FaultPosition.SnapshotPhase(200)),
+              FaultVariant.of("older", "from an older savepoint")
+                  .expectedToDiverge("apache/iceberg#10892: silent data loss")));
+  private static final List<FaultInjector> DISCOVERED = List.of(PLAIN, VARIED);
+
+  @Test
+  void allSelectsEveryVariantOfEveryFault() {
+    assertThat(names(FaultSelection.parse("all", DISCOVERED)))
+        .containsExactly("plain", "varied", "varied:snapshot-phase", "varied:older");
+  }
+
+  @Test
+  void aFaultsNameSelectsAllItsVariantsAndAVariantNameOnlyItself() {
+    assertThat(names(FaultSelection.parse("varied:older, plain, varied", DISCOVERED)))
+        .containsExactly("varied:older", "plain", "varied", "varied:snapshot-phase");
+  }
+
+  @Test
+  void noneSelectsNothing() {
+    assertThat(FaultSelection.parse("none", DISCOVERED)).isEmpty();
+  }
+
+  @Test
+  void anUnknownNameListsTheKnownOnes() {
+    assertThatThrownBy(() -> FaultSelection.parse("plain,varied:nope,ghost", DISCOVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[varied:nope, ghost]")
+        .hasMessageContaining("[plain, varied, varied:snapshot-phase, varied:older]");
+  }
+
+  @Test
+  void anEmptySelectionIsRefused() {
+    assertThatThrownBy(() -> FaultSelection.parse(" , ", DISCOVERED))
+        .hasMessageContaining("No fault selected");
+  }
+
+  @Test
+  void aVariantBecomesAScenarioWithItsPositionParametersAndHazard() {
+    FaultVariant older = VARIED.variants().get(2);
+    ScenarioPlan plan =
+        ScenarioPlan.of("direct", "baseline", 42, 100).withFaultVariant("varied", older);
+    assertThat(plan.scenario()).isEqualTo("varied:older");
+    assertThat(plan.variant()).isEqualTo("older");
+    assertThat(plan.knownHazard()).startsWith("apache/iceberg#10892");
+    assertThat(plan.faultsInSnapshotPhase()).isFalse();
+
+    ScenarioPlan snapshot =
+        ScenarioPlan.of("direct", "baseline", 42, 100)
+            .withFaultVariant("varied", VARIED.variants().get(1));
+    assertThat(snapshot.faultsInSnapshotPhase()).isTrue();
+    assertThat(snapshot.faults().get(0).position()).isEqualTo(new FaultPosition.SnapshotPhase(200));
+  }
+
+  @Test
+  void aPlanHasFaultsOrExercisesNotBoth() {
+    ScenarioPlan exercise =
+        ScenarioPlan.of("direct", "baseline", 42, 100)
+            .withExercise("pressure", java.util.Map.of("k", "v"));
+    assertThat(exercise.exercises()).containsExactly("pressure");
+    assertThat(exercise.options()).containsEntry("k", "v");
+    assertThatThrownBy(
+            () ->
+                new ScenarioPlan(
+                    "direct",
+                    "both",
+                    42,
+                    100,
+                    java.util.Map.of(),
+                    java.time.Duration.ofSeconds(1),
+                    java.time.Duration.ofSeconds(1),
+                    List.of(PlannedFault.of("plain")),
+                    null,
+                    null,
+                    List.of("pressure")))
+        .hasMessageContaining("separate scenarios");
+  }
+
+  private static List<String> names(List<FaultSelection.Choice> choices) {
+    return choices.stream().map(FaultSelection.Choice::scenarioName).toList();
+  }
+
+  private static FaultInjector fault(String name, List<FaultVariant> extra) {
+    return new FaultInjector() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String description() {
+        return "A test fault.";
+      }
+
+      @Override
+      public Set<Class<? extends PipelineCapability>> requiredCapabilities() {
+        return Set.of();
+      }
+
+      @Override
+      public List<FaultVariant> variants() {
+        List<FaultVariant> all = new java.util.ArrayList<>();
+        all.add(FaultVariant.standard(description()));
+        all.addAll(extra);
+        return all;
+      }
+
+      @Override
+      public FaultHandle inject(FaultContext context) {
+        throw new UnsupportedOperationException("never injected");
+      }
+    };
+  }
+}

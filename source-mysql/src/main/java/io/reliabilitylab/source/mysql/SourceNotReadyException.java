@@ -1,0 +1,43 @@
+package io.reliabilitylab.source.mysql;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import java.util.List;
+import org.apiguardian.api.API;
+
+/**
+ * The source database cannot be captured as it is: binlog off, a wrong binlog setting, missing
+ * privileges, or no connection. The message is one line naming each missing setting and what to do.
+ */
+@API(status = EXPERIMENTAL)
+public final class SourceNotReadyException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The problems, one sentence each; the message joins them. */
+  @SuppressWarnings("serial") // An immutable List.copyOf list, which is serializable.
+  private final List<String> problems;
+
+  public SourceNotReadyException(List<String> problems) {
+    this(problems, null);
+  }
+
+  public SourceNotReadyException(
+      List<String> problems, @org.jspecify.annotations.Nullable Throwable cause) {
+    super(message(problems), cause);
+    this.problems = List.copyOf(problems);
+  }
+
+  /** Each problem found, as one sentence saying what is wrong and what to do. */
+  public List<String> problems() {
+    return problems;
+  }
+
+  private static String message(List<String> problems) {
+    if (problems.isEmpty()) {
+      throw new IllegalArgumentException("A source that is not ready has at least one problem");
+    }
+    String joined = String.join("; ", problems);
+    return "The source is not ready for change capture: " + joined.replace('\n', ' ');
+  }
+}

@@ -1,0 +1,415 @@
+package io.reliabilitylab.source.mysql;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.spi.data.TableSchema;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Applies a seeded workload to the source's {@code orders} table: one database transaction per
+ * {@link SourceTransaction}, in order, each change one statement (batched within the transaction),
+ * and records the client's clock right after each {@code COMMIT} for latency measurement.
+ *
+ * <ul>
+ *   <li>an insert is an {@code INSERT};
+ *   <li>an update, also one that changes the primary key, is a single {@code UPDATE ... SET
+ *       order_id = ?, ...}, so the binlog holds one update event (a CDC source emits a key change
+ *       as a delete of the old key and a create of the new one);
+ *   <li>a delete is a {@code DELETE}.
+ * </ul>
+ *
+ * Updates and deletes match the before image's key and event id; one that matches no row fails the
+ * write, as the table no longer follows the workload.
+ *
+ * <pre>{@code
+ * OrdersTable.in(source).reset();
+ * WorkloadWriter writer = WorkloadWriter.builder(source)
+ *     .eventsPerSecond(5_000)          // 0: as fast as the source takes them
+ *     .listener((transaction, committedAt) -> progress.set(transaction.ordinal()))
+ *     .build();
+ * writer.insertInitialRows(workload);  // before the capture starts
+ * WriteReport report = writer.write(workload.transactions());
+ * Instant committed = report.commitTime(0);
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class WorkloadWriter {
+
+  /** Called after each source transaction commits, in order, on the writing thread. */
+  @API(status = EXPERIMENTAL)
+  @FunctionalInterface
+  public interface Listener {
+    /** {@code committedAt} is the client's clock right after the commit returned. */
+    void committed(SourceTransaction transaction, Instant committedAt);
+  }
+
+  private static final int INITIAL_ROWS_PER_BATCH = 1_000;
+
+  private final SourceDatabase source;
+  private final String table;
+  private final double eventsPerSecond;
+  private final int transactionsPerCommit;
+  private final @Nullable Listener listener;
+
+  private WorkloadWriter(Builder builder) {
+    this.source = builder.source;
+    this.table = builder.table;
+    this.eventsPerSecond = builder.eventsPerSecond;
+    this.transactionsPerCommit = builder.transactionsPerCommit;
+    this.listener = builder.listener;
+  }
+
+  /**
+   * A writer with the defaults: table {@code orders}, no rate limit, one commit per transaction.
+   */
+  public static WorkloadWriter to(SourceDatabase source) {
+    return builder(source).build();
+  }
+
+  /** A builder for a writer with other settings. */
+  public static Builder builder(SourceDatabase source) {
+    return new Builder(source);
+  }
+
+  /**
+   * Inserts the workload's initial rows, in batches, before the capture starts (a snapshot reads
+   * them). Returns how many rows it inserted.
+   */
+  public int insertInitialRows(Workload workload) throws SQLException {
+    Objects.requireNonNull(workload, "workload");
+    List<Row> rows = workload.initialRows();
+    try (Connection connection = source.connect();
+        PreparedStatement insert = connection.prepareStatement(insertSql())) {
+      connection.setAutoCommit(false);
+      for (int i = 0; i < rows.size(); i++) {
+        SourceRows.bind(insert, 1, rows.get(i));
+        insert.addBatch();
+        if ((i + 1) % INITIAL_ROWS_PER_BATCH == 0 || i == rows.size() - 1) {
+          insert.executeBatch();
+          connection.commit();
+        }
+      }
+    } catch (SQLException e) {
+      throw withContext("Inserting the workload's initial rows into " + table + " failed", e);
+    }
+    return rows.size();
+  }
+
+  /** Writes all the workload's transactions (not its initial rows). */
+  public WriteReport write(Workload workload) throws SQLException, InterruptedException {
+    Objects.requireNonNull(workload, "workload");
+    return write(workload.transactions());
+  }
+
+  /**
+   * Writes transactions in order. Stops between two transactions when the thread is interrupted
+   * (throwing {@link InterruptedException}); a failing transaction is rolled back and fails the
+   * write with an {@link SQLException} naming it.
+   */
+  public WriteReport write(List<SourceTransaction> transactions)
+      throws SQLException, InterruptedException {
+    Objects.requireNonNull(transactions, "transactions");
+    long[] commitMicros = new long[transactions.size()];
+    long changes = 0;
+    long commits = 0;
+    long started = System.nanoTime();
+    try (Connection connection = source.connect();
+        Statements statements = new Statements(connection)) {
+      connection.setAutoCommit(false);
+      for (int first = 0; first < transactions.size(); first += transactionsPerCommit) {
+        int end = Math.min(transactions.size(), first + transactionsPerCommit);
+        if (Thread.interrupted()) {
+          throw new InterruptedException(
+              "Interrupted after " + first + " of " + transactions.size() + " transactions");
+        }
+        pace(started, changes);
+        int groupChanges = 0;
+        SourceTransaction current = transactions.get(first);
+        try {
+          for (int t = first; t < end; t++) {
+            current = transactions.get(t);
+            for (SourceChange change : current.changes()) {
+              statements.add(change);
+              groupChanges++;
+            }
+          }
+          statements.flush();
+          connection.commit();
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(connection);
+          throw withContext(
+              "Writing transaction "
+                  + current.ordinal()
+                  + " ("
+                  + (first + 1)
+                  + " of "
+                  + transactions.size()
+                  + ") to "
+                  + table
+                  + " failed",
+              e);
+        }
+        Instant committedAt = Instant.now();
+        long micros = toMicros(committedAt);
+        commits++;
+        changes += groupChanges;
+        for (int t = first; t < end; t++) {
+          commitMicros[t] = micros;
+          if (listener != null) {
+            listener.committed(transactions.get(t), committedAt);
+          }
+        }
+      }
+    }
+    return new WriteReport(
+        transactions.size(),
+        changes,
+        commits,
+        Duration.ofNanos(System.nanoTime() - started),
+        commitMicros);
+  }
+
+  /** Waits until writing {@code changesSoFar} more would not exceed the rate limit. */
+  private void pace(long started, long changesSoFar) throws InterruptedException {
+    if (eventsPerSecond <= 0) {
+      return;
+    }
+    long due = started + (long) (changesSoFar * 1_000_000_000.0 / eventsPerSecond);
+    long wait = due - System.nanoTime();
+    if (wait > 0) {
+      TimeUnit.NANOSECONDS.sleep(wait);
+    }
+  }
+
+  private String insertSql() {
+    return "INSERT INTO "
+        + SourceJdbc.quoteIdentifier(table)
+        + " ("
+        + SourceRows.columnList(TableSchema.ORDERS)
+        + ") VALUES ("
+        + String.join(", ", java.util.Collections.nCopies(TableSchema.ORDERS.columns().size(), "?"))
+        + ")";
+  }
+
+  private String updateSql() {
+    StringBuilder sql =
+        new StringBuilder("UPDATE ").append(SourceJdbc.quoteIdentifier(table)).append(" SET ");
+    List<String> assignments = new ArrayList<>();
+    for (var column : TableSchema.ORDERS.columns()) {
+      assignments.add(SourceJdbc.quoteIdentifier(column.name()) + " = ?");
+    }
+    return sql.append(String.join(", ", assignments))
+        .append(" WHERE order_id = ? AND event_id = ?")
+        .toString();
+  }
+
+  private String deleteSql() {
+    return "DELETE FROM "
+        + SourceJdbc.quoteIdentifier(table)
+        + " WHERE order_id = ? AND event_id = ?";
+  }
+
+  private static long toMicros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+  }
+
+  private static void rollbackQuietly(Connection connection) {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      // The original failure is what the caller needs to see.
+    }
+  }
+
+  private static SQLException withContext(String context, Exception e) {
+    if (e instanceof SQLException sql) {
+      return new SQLException(
+          context + ": " + sql.getMessage(), sql.getSQLState(), sql.getErrorCode(), sql);
+    }
+    return new SQLException(context + ": " + e.getMessage(), e);
+  }
+
+  private enum Kind {
+    INSERT,
+    UPDATE,
+    DELETE
+  }
+
+  /**
+   * The three prepared statements of a write. Consecutive changes of one kind share a JDBC batch; a
+   * change of another kind first sends the batch, so statements reach the server in workload order.
+   */
+  private final class Statements implements AutoCloseable {
+    private final PreparedStatement insert;
+    private final PreparedStatement update;
+    private final PreparedStatement delete;
+    private final List<SourceChange> pending = new ArrayList<>();
+    private @Nullable Kind pendingKind;
+
+    Statements(Connection connection) throws SQLException {
+      this.insert = connection.prepareStatement(insertSql());
+      this.update = connection.prepareStatement(updateSql());
+      this.delete = connection.prepareStatement(deleteSql());
+    }
+
+    void add(SourceChange change) throws SQLException {
+      Kind kind;
+      if (change instanceof SourceChange.Insert inserted) {
+        kind = Kind.INSERT;
+        switchTo(kind);
+        SourceRows.bind(insert, 1, inserted.after());
+        insert.addBatch();
+      } else if (change instanceof SourceChange.Update updated) {
+        kind = Kind.UPDATE;
+        switchTo(kind);
+        int columns = TableSchema.ORDERS.columns().size();
+        SourceRows.bind(update, 1, updated.after());
+        update.setLong(
+            columns + 1, (Long) Objects.requireNonNull(updated.before().get("order_id")));
+        update.setLong(columns + 2, Objects.requireNonNull(updated.before().eventId()));
+        update.addBatch();
+      } else if (change instanceof SourceChange.Delete deleted) {
+        kind = Kind.DELETE;
+        switchTo(kind);
+        delete.setLong(1, (Long) Objects.requireNonNull(deleted.before().get("order_id")));
+        delete.setLong(2, Objects.requireNonNull(deleted.before().eventId()));
+        delete.addBatch();
+      } else {
+        throw new IllegalArgumentException("Unknown change " + change);
+      }
+      pending.add(change);
+    }
+
+    private void switchTo(Kind kind) throws SQLException {
+      if (pendingKind != null && pendingKind != kind) {
+        flush();
+      }
+      pendingKind = kind;
+    }
+
+    void flush() throws SQLException {
+      if (pendingKind == null) {
+        return;
+      }
+      Kind kind = pendingKind;
+      pendingKind = null;
+      PreparedStatement statement =
+          switch (kind) {
+            case INSERT -> insert;
+            case UPDATE -> update;
+            case DELETE -> delete;
+          };
+      int[] counts = statement.executeBatch();
+      if (kind != Kind.INSERT) {
+        for (int i = 0; i < counts.length && i < pending.size(); i++) {
+          if (counts[i] == 0) {
+            throw new SQLException(
+                "No row matched "
+                    + pending.get(i)
+                    + ": the table no longer follows the workload; reset it (OrdersTable.reset())"
+                    + " and write the workload from its start");
+          }
+        }
+      }
+      pending.clear();
+    }
+
+    @Override
+    public void close() throws SQLException {
+      pending.clear();
+      SQLException failure = null;
+      for (Statement statement : List.of(insert, update, delete)) {
+        try {
+          statement.close();
+        } catch (SQLException e) {
+          failure = failure == null ? e : failure;
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    }
+  }
+
+  /**
+   * Settings for a writer.
+   *
+   * <pre>{@code
+   * WorkloadWriter writer = WorkloadWriter.builder(source)
+   *     .table("orders")
+   *     .eventsPerSecond(10_000)
+   *     .transactionsPerCommit(1)   // > 1 only for the bench: several transactions, one commit
+   *     .listener((transaction, committedAt) -> {})
+   *     .build();
+   * }</pre>
+   */
+  @API(status = EXPERIMENTAL)
+  public static final class Builder {
+    private final SourceDatabase source;
+    private String table = OrdersTable.DEFAULT_NAME;
+    private double eventsPerSecond;
+    private int transactionsPerCommit = 1;
+    private @Nullable Listener listener;
+
+    private Builder(SourceDatabase source) {
+      this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /** The table to write, {@code orders} by default (see {@link OrdersTable}). */
+    public Builder table(String table) {
+      this.table = OrdersTable.in(source, table).name();
+      return this;
+    }
+
+    /** The most changes per second to write; 0 (the default) writes as fast as possible. */
+    public Builder eventsPerSecond(double eventsPerSecond) {
+      if (!(eventsPerSecond >= 0) || Double.isInfinite(eventsPerSecond)) {
+        throw new IllegalArgumentException(
+            "eventsPerSecond must be a finite number >= 0 (0 for no limit), got "
+                + eventsPerSecond);
+      }
+      this.eventsPerSecond = eventsPerSecond;
+      return this;
+    }
+
+    /**
+     * How many source transactions share one database commit; 1 (the default) keeps one commit per
+     * source transaction, which the oracle's expectations assume. More is for the bench only: the
+     * current rows stay the same, but the source positions and commit times do not.
+     */
+    public Builder transactionsPerCommit(int transactionsPerCommit) {
+      if (transactionsPerCommit < 1) {
+        throw new IllegalArgumentException(
+            "transactionsPerCommit must be at least 1, got " + transactionsPerCommit);
+      }
+      this.transactionsPerCommit = transactionsPerCommit;
+      return this;
+    }
+
+    /** Called after each source transaction commits. */
+    public Builder listener(Listener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    public WorkloadWriter build() {
+      return new WorkloadWriter(this);
+    }
+  }
+}

@@ -1,0 +1,265 @@
+package io.reliabilitylab.source.mysql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.reliabilitylab.spi.data.CloseableIterator;
+import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.RowSetDigest;
+import io.reliabilitylab.spi.data.TableSchema;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WorkloadConfig;
+import io.reliabilitylab.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.oracle.Expectation;
+import io.reliabilitylab.workload.oracle.Oracle;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class WorkloadWriterIT {
+
+  private final EmbeddedMariaDb source = EmbeddedMariaDb.shared();
+
+  @BeforeEach
+  void emptyTable() throws SQLException {
+    source.resetDatabase();
+    OrdersTable.in(source).reset();
+  }
+
+  @Test
+  void aSeededWorkloadLeavesTheOraclesRows() throws Exception {
+    Workload workload =
+        WorkloadGenerator.generate(
+            WorkloadConfig.builder().events(2_000).seed(42).initialRows(200).build());
+    Expectation expected = Oracle.expect(workload);
+    WorkloadWriter writer = WorkloadWriter.builder(source).listener(new OrderChecker()).build();
+
+    assertThat(writer.insertInitialRows(workload)).isEqualTo(200);
+    assertThat(read(SourceRowReader.orders(source))).isEqualTo(expected.initialRows());
+    WriteReport report = writer.write(workload);
+
+    assertThat(report.transactions()).isEqualTo(workload.transactions().size());
+    assertThat(report.changes()).isEqualTo(workload.changeCount()).isEqualTo(2_000);
+    assertThat(report.commits()).isEqualTo(workload.transactions().size());
+    assertThat(report.commitTimes()).isSorted().hasSize(report.transactions());
+    List<Row> actual = read(SourceRowReader.orders(source));
+    assertThat(actual).isEqualTo(expected.currentRows());
+    assertThat(digest(actual)).isEqualTo(expected.currentDigest());
+    OrdersTable orders = OrdersTable.in(source);
+    assertThat(orders.rowCount()).isEqualTo(expected.currentRows().size());
+    assertThat(orders.maxEventId()).isEqualTo(expected.lastWrittenEventId());
+  }
+
+  @Test
+  void timestampsAreUtcWhateverTheJvmAndServerZones() throws Exception {
+    TimeZone jvmZone = TimeZone.getDefault();
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Chatham"));
+      execute("SET GLOBAL time_zone = '-07:00'");
+      Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(300, 7));
+      Expectation expected = Oracle.expect(workload);
+
+      WorkloadWriter.to(source).write(workload);
+
+      assertThat(read(SourceRowReader.orders(source))).isEqualTo(expected.currentRows());
+      Row first = expected.currentRows().get(0);
+      Instant updatedAt = (Instant) first.get("updated_at");
+      try (Connection connection = source.connect();
+          Statement statement = connection.createStatement();
+          ResultSet row =
+              statement.executeQuery(
+                  "SELECT UNIX_TIMESTAMP(updated_at) * 1000 FROM orders WHERE order_id = "
+                      + first.get("order_id"))) {
+        row.next();
+        // The instant the server holds, independent of any zone, is the workload's.
+        assertThat(row.getBigDecimal(1).longValue()).isEqualTo(updatedAt.toEpochMilli());
+      }
+    } finally {
+      TimeZone.setDefault(jvmZone);
+      execute("SET GLOBAL time_zone = '+00:00'");
+    }
+  }
+
+  @Test
+  void batchedCommitsLeaveTheSameRows() throws Exception {
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(1_000, 3));
+
+    WriteReport report =
+        WorkloadWriter.builder(source).transactionsPerCommit(50).build().write(workload);
+
+    assertThat(report.commits())
+        .isEqualTo((workload.transactions().size() + 49) / 50)
+        .isLessThan(report.transactions());
+    assertThat(report.commitTime(0)).isEqualTo(report.commitTime(49));
+    assertThat(read(SourceRowReader.orders(source)))
+        .isEqualTo(Oracle.expect(workload).currentRows());
+  }
+
+  @Test
+  void theRateLimitSpacesTheWrites() throws Exception {
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(300, 5));
+
+    WriteReport report =
+        WorkloadWriter.builder(source).eventsPerSecond(1_000).build().write(workload);
+
+    // The last transaction may start once 300 - (its size) events have had their time.
+    assertThat(report.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(250));
+    assertThat(report.changesPerSecond()).isLessThan(1_250);
+  }
+
+  @Test
+  void aPrimaryKeyUpdateIsOneUpdateEventInTheBinlog() throws Exception {
+    Instant time = Instant.parse("2026-01-01T00:00:00.123Z");
+    Row before = TableSchema.ORDERS.row(1L, "ord-1-1", 7L, 100L, "created", 1L, 42, time);
+    Row after =
+        TableSchema.ORDERS.row(2L, "ord-1-1", 7L, 100L, "created", 2L, 42, time.plusMillis(1));
+    WorkloadWriter writer = WorkloadWriter.to(source);
+    writer.write(List.of(new SourceTransaction(0, time, List.of(SourceChange.insert(before)))));
+    String[] position = binlogPosition();
+
+    writer.write(
+        List.of(
+            new SourceTransaction(
+                1, time.plusMillis(1), List.of(SourceChange.update(before, after)))));
+
+    List<String> rowEvents = new ArrayList<>();
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet events =
+            statement.executeQuery(
+                "SHOW BINLOG EVENTS IN '" + position[0] + "' FROM " + position[1])) {
+      while (events.next()) {
+        String type = events.getString("Event_type");
+        if (type.endsWith("_rows_v1")) {
+          rowEvents.add(type);
+        }
+      }
+    }
+    assertThat(rowEvents).containsExactly("Update_rows_v1");
+    assertThat(read(SourceRowReader.orders(source))).containsExactly(after);
+  }
+
+  @Test
+  void aTableThatNoLongerFollowsTheWorkloadFailsTheWrite() throws Exception {
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(500, 11));
+    int firstUpdate = -1;
+    for (int i = 0; i < workload.transactions().size() && firstUpdate < 0; i++) {
+      SourceChange change = workload.transactions().get(i).changes().get(0);
+      if (change instanceof SourceChange.Update || change instanceof SourceChange.Delete) {
+        firstUpdate = i;
+      }
+    }
+    assertThat(firstUpdate).isPositive();
+    WorkloadWriter writer = WorkloadWriter.to(source);
+    writer.write(workload.transactions().subList(0, firstUpdate));
+    execute("DELETE FROM orders");
+    long rowsBefore = OrdersTable.in(source).rowCount();
+    int failing = firstUpdate;
+
+    assertThatThrownBy(
+            () ->
+                writer.write(
+                    workload.transactions().subList(failing, workload.transactions().size())))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining(
+            "Writing transaction " + workload.transactions().get(failing).ordinal())
+        .hasMessageContaining("No row matched")
+        .hasMessageContaining("reset it");
+    // The failed transaction was rolled back.
+    assertThat(OrdersTable.in(source).rowCount()).isEqualTo(rowsBefore);
+  }
+
+  @Test
+  void anInterruptStopsBetweenTransactions() throws Exception {
+    Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(200, 13));
+    AtomicLong committed = new AtomicLong();
+    WorkloadWriter writer =
+        WorkloadWriter.builder(source)
+            .listener(
+                (transaction, at) -> {
+                  if (committed.incrementAndGet() == 10) {
+                    Thread.currentThread().interrupt();
+                  }
+                })
+            .build();
+
+    assertThatThrownBy(() -> writer.write(workload)).isInstanceOf(InterruptedException.class);
+
+    assertThat(committed.get()).isEqualTo(10);
+    assertThat(read(SourceRowReader.orders(source)))
+        .isEqualTo(Oracle.expect(workload.prefix(10)).currentRows());
+  }
+
+  @Test
+  void theReaderStreamsInKeyOrderAtOneSnapshot() throws Exception {
+    Workload workload =
+        WorkloadGenerator.generate(WorkloadConfig.builder().events(0).initialRows(3_000).build());
+    WorkloadWriter.to(source).insertInitialRows(workload);
+    RowSet rows = SourceRowReader.orders(source);
+
+    List<Row> seen = new ArrayList<>();
+    try (CloseableIterator<Row> iterator = rows.open()) {
+      seen.add(iterator.next());
+      // A write after the read started is not seen by it.
+      execute("DELETE FROM orders WHERE order_id > 10");
+      iterator.forEachRemaining(seen::add);
+    }
+
+    assertThat(seen).isEqualTo(workload.initialRows());
+    assertThat(rows.description()).contains("lab.orders").contains(source.jdbcUrl());
+    assertThat(read(rows)).hasSize(10);
+    assertThat(rows.schema()).isEqualTo(TableSchema.ORDERS);
+  }
+
+  private String[] binlogPosition() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+      status.next();
+      return new String[] {status.getString(1), status.getString(2)};
+    }
+  }
+
+  private static List<Row> read(RowSet rows) {
+    List<Row> list = new ArrayList<>();
+    try (CloseableIterator<Row> iterator = rows.open()) {
+      iterator.forEachRemaining(list::add);
+    }
+    return list;
+  }
+
+  private static String digest(List<Row> rows) {
+    RowSetDigest digest = new RowSetDigest();
+    rows.forEach(digest::add);
+    return digest.hex();
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  /** Checks that the listener hears of every transaction once, in order. */
+  private static final class OrderChecker implements WorkloadWriter.Listener {
+    private long next;
+
+    @Override
+    public void committed(SourceTransaction transaction, Instant committedAt) {
+      assertThat(transaction.ordinal()).isEqualTo(next++);
+    }
+  }
+}

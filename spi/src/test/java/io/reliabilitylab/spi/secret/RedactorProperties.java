@@ -1,0 +1,40 @@
+package io.reliabilitylab.spi.secret;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.AlphaChars;
+import net.jqwik.api.constraints.NumericChars;
+import net.jqwik.api.constraints.StringLength;
+
+class RedactorProperties {
+
+  @Property(tries = 300)
+  void aPasswordNeverSurvivesInAnyPlaceItIsCommonlyGiven(
+      @ForAll @AlphaChars @NumericChars @StringLength(min = 6, max = 24) String password,
+      @ForAll @AlphaChars @StringLength(min = 1, max = 8) String user) {
+    List<String> texts =
+        List.of(
+            "jdbc:mysql://db:3306/lab?user=" + user + "&password=" + password,
+            "jdbc:mysql://" + user + ":" + password + "@db:3306/lab",
+            "source.password=" + password,
+            "--source-password " + password,
+            "--source-password=" + password,
+            "-Dsource.password=" + password);
+
+    for (String text : texts) {
+      assertThat(Redactor.redact(text)).as(text).doesNotContain(password);
+    }
+    assertThat(Redactor.commandLine(List.of("lab", "run", "--source-password", password, "-v")))
+        .doesNotContain(password);
+  }
+
+  @Property(tries = 300)
+  void redactingTwiceChangesNothingMore(@ForAll @StringLength(max = 80) String text) {
+    String once = Redactor.redact(text);
+
+    assertThat(Redactor.redact(once)).isEqualTo(once);
+  }
+}
