@@ -21,6 +21,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
