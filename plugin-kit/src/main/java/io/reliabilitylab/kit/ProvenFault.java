@@ -37,14 +37,20 @@ import org.jspecify.annotations.Nullable;
  *     return skipped.get();
  *   }
  *   ProvenFault.Builder fault = ProvenFault.builder(context); // takes the baseline now
- *   String victim = broker.stop();
+ *   TaskManagerControl control = fault.view().taskManagers().orElseThrow();
+ *   String victim = control.taskManagers().get(0);
+ *   control.terminate(victim);
  *   return fault
- *       .what("stopped broker " + victim)
- *       .detail("broker", victim)
+ *       .what("terminated TaskManager " + victim)
+ *       .detail("task_manager", victim)
  *       .proof((baseline, now) -> now.restartCount() > baseline.restartCount()
  *           ? ProofVerdict.proven(now.at(), List.of("the job restarted"), Map.of())
  *           : ProofVerdict.pending("restart count still " + now.restartCount()))
- *       .healing(broker::start)
+ *       .healing(() -> {
+ *         if (control.taskManagers().isEmpty()) {
+ *           control.startReplacement();
+ *         }
+ *       })
  *       .build();
  * }
  * }</pre>
