@@ -3,6 +3,10 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -105,13 +109,13 @@ public final class BrokerRestartInjector extends BuiltInFault {
     details.put("started_at", startedAt.toString());
     details.put("down_for", Duration.between(stoppedAt, startedAt).toString());
     String observedWhileDown = whileDown;
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("stopped the broker for " + downMs + " ms and started it again")
         .details(details)
         .proof(
             (before, now) -> {
               if (observedWhileDown == null) {
-                return Verdict.refuted(
+                return ProofVerdict.refuted(
                     "the broker answered an offsets request while it was supposed to be down");
               }
               try {
@@ -128,10 +132,10 @@ public final class BrokerRestartInjector extends BuiltInFault {
                         + linkage.offsets().stream()
                             .map(offset -> offset.partition() + ":" + offset.logEndOffset())
                             .toList());
-                return Verdict.proven(
+                return ProofVerdict.proven(
                     stoppedAt, proofs, Map.of("request_failed_while_down", observedWhileDown));
               } catch (Exception e) {
-                return Verdict.pending("the broker does not answer yet: " + e.getMessage());
+                return ProofVerdict.pending("the broker does not answer yet: " + e.getMessage());
               }
             })
         // nothing to heal: inject() started the broker again before it returned

@@ -1,7 +1,11 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.CapabilityCheck;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProvenFault;
+import io.reliabilitylab.kit.SkippedFault;
 import io.reliabilitylab.spi.fault.FaultContext;
-import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -20,7 +24,8 @@ import java.util.stream.Collectors;
 /**
  * What every built-in fault does the same way: skip with the reason on a pipeline that lacks a
  * capability or fault point, refuse a position or parameter it does not support, take the baseline
- * before it changes anything, and hand out a {@link FaultRun} that proves, measures and heals.
+ * before it changes anything, and hand out a {@link ProvenFault} (from the plugin kit) that proves,
+ * measures and heals.
  */
 abstract class BuiltInFault implements FaultInjector {
 
@@ -97,25 +102,23 @@ abstract class BuiltInFault implements FaultInjector {
     List<Class<? extends PipelineCapability>> missing =
         CapabilityCheck.missing(extraCapabilities(spec), context.pipeline());
     if (!missing.isEmpty()) {
-      return new SkippedRun(
-          FaultEvidence.skipped(
-              spec,
-              context.clock().instant(),
-              "pipeline '"
-                  + context.pipeline().name()
-                  + "' lacks "
-                  + missing.stream().map(Class::getSimpleName).collect(Collectors.joining(", "))
-                  + ", which fault '"
-                  + name()
-                  + "' needs with parameters "
-                  + spec.parameters()));
+      return SkippedFault.because(
+          context,
+          "pipeline '"
+              + context.pipeline().name()
+              + "' lacks "
+              + missing.stream().map(Class::getSimpleName).collect(Collectors.joining(", "))
+              + ", which fault '"
+              + name()
+              + "' needs with parameters "
+              + spec.parameters());
     }
-    return start(context, new PipelineView(context));
+    return start(context, PipelineView.of(context));
   }
 
   /** A handle reporting the spec skipped for {@code reason}: nothing was changed. */
   static FaultHandle skipped(FaultContext context, String reason) {
-    return new SkippedRun(FaultEvidence.skipped(context.spec(), context.clock().instant(), reason));
+    return SkippedFault.because(context, reason);
   }
 
   /** A whole-number parameter of at least 1, or its default. */
@@ -168,17 +171,15 @@ abstract class BuiltInFault implements FaultInjector {
       return Optional.empty();
     }
     return Optional.of(
-        new SkippedRun(
-            FaultEvidence.skipped(
-                context.spec(),
-                context.clock().instant(),
-                "pipeline '"
-                    + context.pipeline().name()
-                    + "' offers FaultPoints but no fault point '"
-                    + point
-                    + "' (it has "
-                    + new TreeSet<>(available)
-                    + ")")));
+        SkippedFault.because(
+            context,
+            "pipeline '"
+                + context.pipeline().name()
+                + "' offers FaultPoints but no fault point '"
+                + point
+                + "' (it has "
+                + new TreeSet<>(available)
+                + ")"));
   }
 
   /**
@@ -186,17 +187,17 @@ abstract class BuiltInFault implements FaultInjector {
    * the run's builder, healed by disarming. Arming happens last, so a refused arming changes
    * nothing.
    */
-  static FaultRun.Builder armPoint(
+  static ProvenFault.Builder armPoint(
       FaultContext context, PipelineView view, String point, String action, FaultPosition at) {
     FaultPoints points = view.faultPoints().orElseThrow();
     Observation baseline = view.observe();
     String faultId = context.spec().id();
     points.arm(point, at, action, faultId);
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what(action + " at fault point '" + point + "' at " + at.text())
         .detail("fault_point", point)
         .detail("action", action)
         .detail("position", at.text())
-        .healing(() -> points.disarm(faultId), false);
+        .healing(() -> points.disarm(faultId));
   }
 }

@@ -3,6 +3,11 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -214,12 +219,12 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
       details.put("restore_problem", e.toString());
     }
     String refutation = problem;
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("lost the cluster and restored the job from its latest retained checkpoint")
         .details(details)
         .proof(
             refutation != null
-                ? (before, now) -> Verdict.refuted(refutation)
+                ? (before, now) -> ProofVerdict.refuted(refutation)
                 : restoredAfterLoss(
                     Objects.requireNonNull(path.get()), restoredJob.get(), lostAt, lastCompleted))
         .healing(
@@ -229,8 +234,7 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
                     path.get() != null ? path.get() : savepoints.latestRetainedCheckpoint();
                 restoredJob.set(savepoints.restore(latest, parallelism));
               }
-            },
-            false)
+            })
         .build();
   }
 
@@ -239,17 +243,17 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
       String path, @Nullable String restoredJob, Instant lostAt, OptionalLong lastCompleted) {
     return (baseline, now) -> {
       if (now.jobId().equals(baseline.jobId())) {
-        return Verdict.pending("the job id is still " + baseline.jobId());
+        return ProofVerdict.pending("the job id is still " + baseline.jobId());
       }
       if (restoredJob != null && !now.jobId().equals(restoredJob)) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the pipeline runs job " + now.jobId() + ", not the restored job " + restoredJob);
       }
       OptionalLong restoredFrom = checkpointIdOf(path);
       if (restoredFrom.isPresent()
           && lastCompleted.isPresent()
           && lastCompleted.getAsLong() > restoredFrom.getAsLong()) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the job was restored from checkpoint "
                 + restoredFrom.getAsLong()
                 + " ("
@@ -259,11 +263,11 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
                 + " the lost job had completed: state was rolled back");
       }
       if (now.state() != JobState.RUNNING) {
-        return Verdict.pending("restored job " + now.jobId() + " is " + now.state());
+        return ProofVerdict.pending("restored job " + now.jobId() + " is " + now.state());
       }
       Optional<String> exists = SavepointRestoreInjector.savepointExists(path);
       if (exists.isEmpty()) {
-        return Verdict.refuted("the retained checkpoint path " + path + " does not exist");
+        return ProofVerdict.refuted("the retained checkpoint path " + path + " does not exist");
       }
       List<String> proofs = new ArrayList<>();
       proofs.add("the cluster was lost at " + lostAt + " (no savepoint, no graceful stop)");
@@ -290,7 +294,7 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
       Map<String, String> details = new LinkedHashMap<>();
       details.put("new_job_id", now.jobId());
       restoredFrom.ifPresent(id -> details.put("restored_checkpoint_id", Long.toString(id)));
-      return Verdict.proven(lostAt, proofs, details);
+      return ProofVerdict.proven(lostAt, proofs, details);
     };
   }
 

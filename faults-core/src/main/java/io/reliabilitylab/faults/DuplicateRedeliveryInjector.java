@@ -3,6 +3,10 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -137,14 +141,14 @@ public final class DuplicateRedeliveryInjector extends BuiltInFault {
     }
     Instant rewoundAt = context.clock().instant();
     details.put("rewound_at", rewoundAt.toString());
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("restarted the source connector from offsets " + events + " records back")
         .details(details)
         .proof(
             (before, now) -> {
               if (!now.jobId().equals(before.jobId())
                   || now.restartCount() != before.restartCount()) {
-                return Verdict.refuted(
+                return ProofVerdict.refuted(
                     "the job restarted during the redelivery, so its dedup counter restarted too"
                         + " and cannot prove the replays were dropped");
               }
@@ -153,24 +157,24 @@ public final class DuplicateRedeliveryInjector extends BuiltInFault {
               boolean caughtUp = connector.caughtUp();
               long republished = connector.republished();
               if (republished < 1 || !caughtUp) {
-                return Verdict.pending(
+                return ProofVerdict.pending(
                     "the connector republished " + republished + " record(s) so far");
               }
               long dropped;
               try {
                 dropped = dedup.droppedReplays() - droppedBefore;
               } catch (Exception e) {
-                return Verdict.pending("the dedup counter is unavailable: " + e.getMessage());
+                return ProofVerdict.pending("the dedup counter is unavailable: " + e.getMessage());
               }
               if (dropped < republished) {
-                return Verdict.pending(
+                return ProofVerdict.pending(
                     "the dedup dropped "
                         + dropped
                         + " of "
                         + republished
                         + " republished records so far");
               }
-              return Verdict.proven(
+              return ProofVerdict.proven(
                   rewoundAt,
                   List.of(
                       "the connector republished "

@@ -1,5 +1,9 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -71,7 +75,7 @@ final class OlderSavepointRestore {
     details.put("savepoint_path", savepoint);
     details.put("max_committed_at_savepoint", Long.toString(maxCommitted(baseline, jobId)));
     Steps steps = new Steps(context, view, savepoints, points, jobId, savepoint, parallelism);
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what(
             "savepoint "
                 + savepoint
@@ -79,7 +83,7 @@ final class OlderSavepointRestore {
                 + " same job id, then one failure")
         .details(details)
         .proof((before, now) -> steps.advance(now, savedAt))
-        .healing(steps::finish, false)
+        .healing(steps::finish)
         .build();
   }
 
@@ -117,12 +121,12 @@ final class OlderSavepointRestore {
       this.parallelism = parallelism;
     }
 
-    synchronized Verdict advance(Observation now, Instant savedAt) throws Exception {
+    synchronized ProofVerdict advance(Observation now, Instant savedAt) throws Exception {
       if (savepointId < 0) {
         // the cluster's checkpoint statistics may show the savepoint only a moment later
         savepointId = savepointId(now, savepoint).orElse(-1);
         if (savepointId < 0) {
-          return Verdict.pending(
+          return ProofVerdict.pending(
               "savepoint " + savepoint + " is not in job " + jobId + "'s checkpoint history yet");
         }
         learnt.put("savepoint_checkpoint_id", Long.toString(savepointId));
@@ -133,7 +137,7 @@ final class OlderSavepointRestore {
         long committed =
             Math.min(maxCommitted(now, jobId), maxCommitted(changelogSnapshots(), jobId));
         if (committed < savepointId + COMMITS_AFTER_SAVEPOINT) {
-          return Verdict.pending(
+          return ProofVerdict.pending(
               "job "
                   + jobId
                   + " committed up to checkpoint "
@@ -149,8 +153,8 @@ final class OlderSavepointRestore {
       // the restored job runs on a fresh cluster: no restart and no failure before the fault's
       Observation fresh =
           new Observation(lostAt, jobId, now.state(), 0, List.of(), List.of(), null, null, null);
-      Verdict failover = Proofs.failoverCarrying(context.spec().id(), 1).judge(fresh, now);
-      if (!(failover instanceof Verdict.Proven proven)) {
+      ProofVerdict failover = Proofs.failoverCarrying(context.spec().id(), 1).judge(fresh, now);
+      if (!(failover instanceof ProofVerdict.Proven proven)) {
         return failover;
       }
       List<Long> skipped =
@@ -163,13 +167,13 @@ final class OlderSavepointRestore {
               .sorted()
               .toList();
       if (skipped.isEmpty()) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the restored job failed before it completed a checkpoint: it restores from the"
                 + " savepoint again and has no skipped commit to lose");
       }
       long restoreFrom = skipped.get(skipped.size() - 1);
       if (restoreFrom > maxCommitted) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the restored job completed checkpoint "
                 + restoreFrom
                 + ", above the max committed checkpoint "
@@ -208,10 +212,10 @@ final class OlderSavepointRestore {
       found.put("skipped_commit_checkpoints", skippedIds);
       found.put("failover_restores_from_checkpoint_at_most", Long.toString(restoreFrom));
       found.put("restored_job_commits_before_failure", restoredCommits(now, proven.firedAt()));
-      return Verdict.proven(proven.firedAt(), proofs, found);
+      return ProofVerdict.proven(proven.firedAt(), proofs, found);
     }
 
-    private Verdict loseAndRestore() {
+    private ProofVerdict loseAndRestore() {
       try {
         lostAt = context.clock().instant();
         savepoints.loseCluster();
@@ -240,7 +244,7 @@ final class OlderSavepointRestore {
         if (e instanceof InterruptedException) {
           Thread.currentThread().interrupt();
         }
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "losing the cluster of job "
                 + jobId
                 + " or restoring it from "
@@ -249,14 +253,14 @@ final class OlderSavepointRestore {
                 + e);
       }
       if (!jobId.equals(restoredJob)) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the pipeline restored the job as "
                 + restoredJob
                 + ", not under its id "
                 + jobId
                 + ": the hazard needs the same job id");
       }
-      return Verdict.pending("restored job " + restoredJob + " has not failed yet");
+      return ProofVerdict.pending("restored job " + restoredJob + " has not failed yet");
     }
 
     private @Nullable List<SnapshotInfo> changelogSnapshots() {

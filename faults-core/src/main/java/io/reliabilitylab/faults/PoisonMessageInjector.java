@@ -3,6 +3,10 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
@@ -244,27 +248,27 @@ public final class PoisonMessageInjector extends BuiltInFault {
         "mechanism",
         "the connector's k-th change record sent with value bytes 0xC3 0x28 + the original JSON"
             + " (invalid UTF-8), the connector stopped right after it");
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("corrupts change record " + k + " in flight" + (repair ? ", then repairs it" : ""))
         .details(details)
         .proof(
             (before, now) -> {
               String failed = problem.get();
               if (failed != null) {
-                return Verdict.refuted(failed);
+                return ProofVerdict.refuted(failed);
               }
               Instant finished = done.get();
               if (finished == null) {
-                return Verdict.pending(
+                return ProofVerdict.pending(
                     learnt.containsKey("dlq_record")
                         ? "quarantined; repairing and resuming the connector"
                         : "waiting for the corrupted record and its dead-letter copy");
               }
               if (!now.jobId().equals(before.jobId())) {
-                return Verdict.refuted("the job was resubmitted, id " + now.jobId());
+                return ProofVerdict.refuted("the job was resubmitted, id " + now.jobId());
               }
               if (now.restartCount() != before.restartCount()) {
-                return Verdict.refuted(
+                return ProofVerdict.refuted(
                     "the job restarted ("
                         + before.restartCount()
                         + " → "
@@ -277,11 +281,11 @@ public final class PoisonMessageInjector extends BuiltInFault {
               if (corrupted != null) {
                 try {
                   if (quarantinedCopyOf(dlq, corrupted).isEmpty()) {
-                    return Verdict.refuted(
+                    return ProofVerdict.refuted(
                         "the dead-letter record for " + where(corrupted) + " is gone");
                   }
                 } catch (IllegalStateException e) {
-                  return Verdict.refuted(String.valueOf(e.getMessage()));
+                  return ProofVerdict.refuted(String.valueOf(e.getMessage()));
                 }
               }
               List<String> proofs = new ArrayList<>();
@@ -323,7 +327,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
                   .ifPresent(
                       checkpoint ->
                           all.put("checkpoint_after_poison", Long.toString(checkpoint.id())));
-              return Verdict.proven(finished, proofs, all);
+              return ProofVerdict.proven(finished, proofs, all);
             })
         .healing(
             () -> {
@@ -332,8 +336,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
               if (!"RUNNING".equals(connector.status())) {
                 connector.start();
               }
-            },
-            false)
+            })
         .build();
   }
 

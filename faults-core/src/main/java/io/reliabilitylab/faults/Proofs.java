@@ -1,5 +1,10 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.CheckpointFailureReasons;
+import io.reliabilitylab.kit.EvidenceText;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import java.time.Instant;
@@ -11,9 +16,6 @@ import java.util.Optional;
 
 /** The proof rules the built-in faults share. */
 final class Proofs {
-
-  /** How much of a failure message goes into the evidence. */
-  private static final int MESSAGE_LIMIT = 300;
 
   private Proofs() {}
 
@@ -28,7 +30,7 @@ final class Proofs {
       String counts = baseline.restartCount() + " → " + now.restartCount();
       List<JobFailure> carrying = newFailuresCarrying(faultId, baseline, now);
       if (!now.jobId().equals(baseline.jobId())) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the job id changed from "
                 + baseline.jobId()
                 + " to "
@@ -36,7 +38,7 @@ final class Proofs {
                 + " while waiting for the fault: its restart count cannot be compared");
       }
       if (delta > expectedRestarts) {
-        return new Verdict.Refuted(
+        return new ProofVerdict.Refuted(
             "the restart count rose by "
                 + delta
                 + " ("
@@ -49,7 +51,7 @@ final class Proofs {
             Map.of("restart_count_after", Long.toString(now.restartCount())));
       }
       if (carrying.isEmpty()) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "fault id "
                 + faultId
                 + " is not in the job's exception history"
@@ -60,7 +62,7 @@ final class Proofs {
                 + counts);
       }
       if (delta < expectedRestarts) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "fault id "
                 + faultId
                 + " is in the exception history, but the restart count rose by "
@@ -87,7 +89,7 @@ final class Proofs {
         proofs.add("the fault point reports it fired at " + now.pointFiredAt());
       }
       Instant firedAt = now.pointFiredAt() != null ? now.pointFiredAt() : first.at();
-      return Verdict.proven(firedAt, proofs, failureDetails(first));
+      return ProofVerdict.proven(firedAt, proofs, failureDetails(first));
     };
   }
 
@@ -103,7 +105,7 @@ final class Proofs {
         List<JobFailure> carrying = newFailuresCarrying(faultId, baseline, now);
         Map<String, String> details = new LinkedHashMap<>();
         carrying.stream().findFirst().ifPresent(f -> details.putAll(failureDetails(f)));
-        return new Verdict.Refuted(
+        return new ProofVerdict.Refuted(
             "the job restarted (restart count "
                 + counts
                 + (now.jobId().equals(baseline.jobId()) ? "" : ", job id now " + now.jobId())
@@ -112,7 +114,7 @@ final class Proofs {
             details);
       }
       if (now.pointFiredAt() == null) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "the fault point armed with "
                 + faultId
                 + " has not fired (latest checkpoint "
@@ -123,7 +125,7 @@ final class Proofs {
       }
       Optional<CheckpointInfo> failed = newFailedCheckpoint(baseline, now, fromCheckpoint);
       if (failed.isEmpty()) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "the fault point fired at "
                 + now.pointFiredAt()
                 + ", but no checkpoint >= "
@@ -134,7 +136,7 @@ final class Proofs {
       }
       CheckpointInfo checkpoint = failed.get();
       if (checkpoint.failureReason() == null || checkpoint.failureReason().isBlank()) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "checkpoint " + checkpoint.id() + " failed, but the pipeline gives no failure reason");
       }
       Optional<CheckpointInfo> later =
@@ -142,7 +144,7 @@ final class Proofs {
               .filter(c -> c.completed() && c.id() > checkpoint.id())
               .findFirst();
       if (later.isEmpty()) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "checkpoint "
                 + checkpoint.id()
                 + " failed ("
@@ -171,7 +173,7 @@ final class Proofs {
           CheckpointFailureReasons.describe(checkpoint.failureReason()));
       details.put("next_completed_checkpoint_id", Long.toString(later.get().id()));
       Instant firedAt = now.pointFiredAt();
-      return Verdict.proven(firedAt, proofs, details);
+      return ProofVerdict.proven(firedAt, proofs, details);
     };
   }
 
@@ -184,8 +186,8 @@ final class Proofs {
    */
   static ProofRule withCheckpointFailureReason(ProofRule rule, long fromCheckpoint) {
     return (baseline, now) -> {
-      Verdict verdict = rule.judge(baseline, now);
-      if (!(verdict instanceof Verdict.Proven proven)) {
+      ProofVerdict verdict = rule.judge(baseline, now);
+      if (!(verdict instanceof ProofVerdict.Proven proven)) {
         return verdict;
       }
       Map<String, String> details = new LinkedHashMap<>(proven.details());
@@ -202,7 +204,7 @@ final class Proofs {
             "checkpoint_failure_reason",
             "not reported: no checkpoint >= " + fromCheckpoint + " is FAILED in the job's history");
       }
-      return Verdict.proven(proven.firedAt(), proofs, details);
+      return ProofVerdict.proven(proven.firedAt(), proofs, details);
     };
   }
 
@@ -245,8 +247,8 @@ final class Proofs {
     return details;
   }
 
+  /** A failure message as evidence keeps it: one line, capped. */
   static String truncate(String text) {
-    String oneLine = text.replaceAll("\\s+", " ").strip();
-    return oneLine.length() <= MESSAGE_LIMIT ? oneLine : oneLine.substring(0, MESSAGE_LIMIT) + "…";
+    return EvidenceText.truncate(text);
   }
 }

@@ -3,6 +3,11 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -162,45 +167,44 @@ public final class SavepointRestoreInjector extends BuiltInFault {
       details.put("restore_problem", e.toString());
     }
     String problem = restoreProblem;
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("stopped with a savepoint and restored at parallelism " + target)
         .details(details)
         .proof(
             problem != null
-                ? (before, now) -> Verdict.refuted(problem)
+                ? (before, now) -> ProofVerdict.refuted(problem)
                 : restored(path, restoredJob.get(), stoppedAt))
         .healing(
             () -> {
               if (restoredJob.get() == null) {
                 restoredJob.set(savepoints.restore(path, current));
               }
-            },
-            false)
+            })
         .build();
   }
 
   private static ProofRule restored(String path, @Nullable String restoredJob, Instant stoppedAt) {
     return (baseline, now) -> {
       if (now.jobId().equals(baseline.jobId())) {
-        return Verdict.pending("the job id is still " + baseline.jobId());
+        return ProofVerdict.pending("the job id is still " + baseline.jobId());
       }
       if (restoredJob != null && !now.jobId().equals(restoredJob)) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the pipeline runs job " + now.jobId() + ", not the restored job " + restoredJob);
       }
       if (now.state() != JobState.RUNNING) {
-        return Verdict.pending("restored job " + now.jobId() + " is " + now.state());
+        return ProofVerdict.pending("restored job " + now.jobId() + " is " + now.state());
       }
       Optional<String> exists = savepointExists(path);
       if (exists.isEmpty()) {
-        return Verdict.refuted("the savepoint path " + path + " does not exist");
+        return ProofVerdict.refuted("the savepoint path " + path + " does not exist");
       }
       List<String> proofs =
           List.of(
               "the job was stopped with savepoint " + path + " (" + exists.get() + ")",
               "the job id changed from " + baseline.jobId() + " to " + now.jobId(),
               "the restored job " + now.jobId() + " is RUNNING");
-      return Verdict.proven(
+      return ProofVerdict.proven(
           stoppedAt, proofs, Map.of("job_id_before", baseline.jobId(), "new_job_id", now.jobId()));
     };
   }

@@ -1,5 +1,11 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.CheckpointFailureReasons;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -89,7 +95,7 @@ final class SeveralPendingCommits {
           Optional<CheckpointInfo> failed = Proofs.newFailedCheckpoint(base, now, held);
           Optional<Instant> heldAt = points.firedAt(hold);
           if (heldAt.isEmpty()) {
-            return Verdict.pending(
+            return ProofVerdict.pending(
                 "checkpoint "
                     + held
                     + " has not reached the checkpoint storage yet (latest checkpoint "
@@ -97,7 +103,7 @@ final class SeveralPendingCommits {
                     + ")");
           }
           if (failed.isEmpty()) {
-            return Verdict.pending(
+            return ProofVerdict.pending(
                 "the checkpoint storage failed a file of checkpoint "
                     + held
                     + " at "
@@ -105,12 +111,12 @@ final class SeveralPendingCommits {
                     + "; waiting for the checkpoint to be reported FAILED");
           }
           CheckpointInfo expired = failed.get();
-          Verdict verdict = failover.judge(base, now);
-          if (!(verdict instanceof Verdict.Proven proven)) {
+          ProofVerdict verdict = failover.judge(base, now);
+          if (!(verdict instanceof ProofVerdict.Proven proven)) {
             return verdict;
           }
           if (expired.id() != held) {
-            return Verdict.refuted(
+            return ProofVerdict.refuted(
                 "checkpoint "
                     + expired.id()
                     + " failed instead of "
@@ -132,7 +138,7 @@ final class SeveralPendingCommits {
                           Long.valueOf(failing).equals(s.committedCheckpointId())
                               && !s.committedAt().isAfter(failedAt));
           if (heldCommit.isEmpty() || failingCommittedBefore) {
-            return Verdict.refuted(
+            return ProofVerdict.refuted(
                 "the job failed with "
                     + faultId
                     + " at "
@@ -178,9 +184,9 @@ final class SeveralPendingCommits {
           details.put("failed_commit_checkpoint_id", Long.toString(failing));
           details.put("held_commit_snapshot_id", Long.toString(commit.snapshotId()));
           details.put("commits_before_failure", describe(fresh));
-          return Verdict.proven(proven.firedAt(), proofs, details);
+          return ProofVerdict.proven(proven.firedAt(), proofs, details);
         };
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what(
             "checkpoint "
                 + held
@@ -201,8 +207,7 @@ final class SeveralPendingCommits {
             () -> {
               points.disarm(hold);
               points.disarm(faultId);
-            },
-            false)
+            })
         .recoveryDetails(recovered -> commitCounts(view, held, failing))
         .build();
   }

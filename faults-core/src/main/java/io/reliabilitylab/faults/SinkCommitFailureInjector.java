@@ -3,6 +3,9 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -174,14 +177,14 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
         !afterSwap
             ? failover
             : (baseline, now) -> {
-              Verdict verdict = failover.judge(baseline, now);
-              if (!(verdict instanceof Verdict.Proven proven) || view.tables().isEmpty()) {
+              ProofVerdict verdict = failover.judge(baseline, now);
+              if (!(verdict instanceof ProofVerdict.Proven proven) || view.tables().isEmpty()) {
                 return verdict;
               }
               Instant failedAt = Proofs.newFailuresCarrying(spec.id(), baseline, now).get(0).at();
               Optional<SnapshotInfo> committed = firstNewCommit(view, before, checkpoint, failedAt);
               if (committed.isEmpty()) {
-                return Verdict.pending(
+                return ProofVerdict.pending(
                     "the job failed with the fault id at "
                         + failedAt
                         + ", but no sink table shows a snapshot committed before that for a"
@@ -206,7 +209,7 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
               details.put("committed_snapshot_id", Long.toString(snapshot.snapshotId()));
               details.put("committed_snapshot_table", snapshot.table());
               details.put("target_checkpoint_id", Long.toString(committedCheckpoint));
-              return Verdict.proven(proven.firedAt(), proofs, details);
+              return ProofVerdict.proven(proven.firedAt(), proofs, details);
             };
     String action =
         COMMIT_STATE_UNKNOWN_VARIANT.equals(variant)

@@ -3,6 +3,11 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -177,7 +182,7 @@ public final class TaskFailureInjector extends BuiltInFault {
     if (replacementId.get() != null) {
       details.put("replacement_task_manager", replacementId.get());
     }
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("terminated TaskManager " + victim)
         .details(details)
         .proof(lostTaskManager(victim, terminatedAt))
@@ -187,8 +192,7 @@ public final class TaskFailureInjector extends BuiltInFault {
               if (replacementId.get() == null && control.taskManagers().isEmpty()) {
                 replacementId.set(control.startReplacement());
               }
-            },
-            false)
+            })
         .build();
   }
 
@@ -287,15 +291,15 @@ public final class TaskFailureInjector extends BuiltInFault {
           if (rule == null) {
             String problem = watchProblem.get();
             if (problem != null) {
-              return Verdict.refuted(problem);
+              return ProofVerdict.refuted(problem);
             }
-            return Verdict.pending(
+            return ProofVerdict.pending(
                 points.firedAt(latch).isPresent()
                     ? "the latch closed; the TaskManager is being terminated"
                     : "the job has not read " + (phase.rows() + 1) + " snapshot rows yet");
           }
-          Verdict verdict = rule.judge(before, now);
-          if (verdict instanceof Verdict.Proven proven) {
+          ProofVerdict verdict = rule.judge(before, now);
+          if (verdict instanceof ProofVerdict.Proven proven) {
             List<String> proofs = new ArrayList<>(proven.proofs());
             proofs.add(
                 0,
@@ -306,11 +310,11 @@ public final class TaskFailureInjector extends BuiltInFault {
                     + ", inside its snapshot phase, when the TaskManager was terminated");
             Map<String, String> all = new LinkedHashMap<>(learnt);
             all.putAll(proven.details());
-            return Verdict.proven(proven.firedAt(), proofs, all);
+            return ProofVerdict.proven(proven.firedAt(), proofs, all);
           }
           return verdict;
         };
-    return FaultRun.builder(context, view, baseline)
+    return ProvenFault.builder(context, view, baseline)
         .what("terminates the TaskManager after " + phase.rows() + " snapshot rows")
         .details(details)
         .proof(proof)
@@ -321,8 +325,7 @@ public final class TaskFailureInjector extends BuiltInFault {
               if (replacementId.get() == null && control.taskManagers().isEmpty()) {
                 replacementId.set(control.startReplacement());
               }
-            },
-            false)
+            })
         .build();
   }
 
@@ -331,7 +334,7 @@ public final class TaskFailureInjector extends BuiltInFault {
     return (baseline, now) -> {
       String counts = baseline.restartCount() + " → " + now.restartCount();
       if (!now.jobId().equals(baseline.jobId())) {
-        return Verdict.refuted(
+        return ProofVerdict.refuted(
             "the job id changed from "
                 + baseline.jobId()
                 + " to "
@@ -339,15 +342,15 @@ public final class TaskFailureInjector extends BuiltInFault {
                 + ": the job was resubmitted, not restarted");
       }
       if (now.taskManagers() == null) {
-        return Verdict.pending("the pipeline could not list its TaskManagers");
+        return ProofVerdict.pending("the pipeline could not list its TaskManagers");
       }
       if (now.taskManagers().contains(victim)) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "TaskManager " + victim + " still runs tasks of the job (" + now.taskManagers() + ")");
       }
       long delta = now.restartCount() - baseline.restartCount();
       if (delta < 1) {
-        return Verdict.pending(
+        return ProofVerdict.pending(
             "TaskManager " + victim + " is gone, but the job has not restarted (" + counts + ")");
       }
       List<String> proofs = new ArrayList<>();
@@ -370,7 +373,7 @@ public final class TaskFailureInjector extends BuiltInFault {
                     + (failure.message().contains(victim) ? " naming " + victim : ""));
             details.putAll(Proofs.failureDetails(failure));
           });
-      return Verdict.proven(terminatedAt, proofs, details);
+      return ProofVerdict.proven(terminatedAt, proofs, details);
     };
   }
 

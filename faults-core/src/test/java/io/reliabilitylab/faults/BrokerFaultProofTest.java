@@ -20,6 +20,8 @@ import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl.CorruptedRecord;
+import io.reliabilitylab.testkit.simulated.SimulatedBroker;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Clock;

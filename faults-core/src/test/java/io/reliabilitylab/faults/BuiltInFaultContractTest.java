@@ -11,6 +11,7 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.pipeline.JobState;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.reliabilitylab.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import io.reliabilitylab.kit.CapabilityCheck;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultEvidence;

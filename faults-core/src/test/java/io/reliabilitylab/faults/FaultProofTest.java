@@ -15,6 +15,7 @@ import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

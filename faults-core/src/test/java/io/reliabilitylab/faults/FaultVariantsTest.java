@@ -2,6 +2,10 @@ package io.reliabilitylab.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.kit.CheckpointFailureReasons;
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
@@ -17,6 +21,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -221,10 +226,10 @@ class FaultVariantsTest {
     ProofRule rule =
         CoordinatorFailureInjector.restoredAfterLoss(
             "/checkpoints/abc/chk-3", "job-2", Instant.EPOCH, OptionalLong.of(5));
-    Verdict verdict = rule.judge(observation("job-1"), observation("job-2"));
+    ProofVerdict verdict = rule.judge(observation("job-1"), observation("job-2"));
 
-    assertThat(verdict).isInstanceOf(Verdict.Refuted.class);
-    assertThat(((Verdict.Refuted) verdict).reason())
+    assertThat(verdict).isInstanceOf(ProofVerdict.Refuted.class);
+    assertThat(((ProofVerdict.Refuted) verdict).reason())
         .contains("checkpoint 3", "older than checkpoint 5", "rolled back");
   }
 

@@ -2,6 +2,7 @@ package io.reliabilitylab.faults;
 
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.testkit.FaultInjectorContract;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;

@@ -2,6 +2,8 @@ package io.reliabilitylab.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.JobState;
@@ -37,18 +39,18 @@ class ProofsProperties {
     }
     Observation now = observation(restartsBefore + restartsAdded, history, List.of(), null);
 
-    Verdict verdict = Proofs.failoverCarrying(ID, expected).judge(baseline, now);
+    ProofVerdict verdict = Proofs.failoverCarrying(ID, expected).judge(baseline, now);
 
     if (restartsAdded > expected) {
-      assertThat(verdict).isInstanceOf(Verdict.Refuted.class);
-      assertThat(((Verdict.Refuted) verdict).reason())
+      assertThat(verdict).isInstanceOf(ProofVerdict.Refuted.class);
+      assertThat(((ProofVerdict.Refuted) verdict).reason())
           .contains("rose by " + restartsAdded, "explains exactly " + expected);
     } else if (idInHistory && restartsAdded == expected) {
-      assertThat(verdict).isInstanceOf(Verdict.Proven.class);
-      assertThat(((Verdict.Proven) verdict).proofs())
+      assertThat(verdict).isInstanceOf(ProofVerdict.Proven.class);
+      assertThat(((ProofVerdict.Proven) verdict).proofs())
           .anySatisfy(proof -> assertThat(proof).contains(ID));
     } else {
-      assertThat(verdict).isInstanceOf(Verdict.Pending.class);
+      assertThat(verdict).isInstanceOf(ProofVerdict.Pending.class);
     }
   }
 
@@ -66,17 +68,17 @@ class ProofsProperties {
     }
     Observation now = observation(restartsAdded, List.of(), checkpoints, T0.plusSeconds(1));
 
-    Verdict verdict = Proofs.toleratedCheckpointFailure(ID, 1).judge(baseline, now);
+    ProofVerdict verdict = Proofs.toleratedCheckpointFailure(ID, 1).judge(baseline, now);
 
     if (restartsAdded > 0) {
-      assertThat(verdict).isInstanceOf(Verdict.Refuted.class);
+      assertThat(verdict).isInstanceOf(ProofVerdict.Refuted.class);
     } else if (laterCheckpointCompleted) {
-      assertThat(verdict).isInstanceOf(Verdict.Proven.class);
-      assertThat(((Verdict.Proven) verdict).details())
+      assertThat(verdict).isInstanceOf(ProofVerdict.Proven.class);
+      assertThat(((ProofVerdict.Proven) verdict).details())
           .containsEntry("checkpoint_id", Long.toString(failedCheckpoint))
           .containsEntry("failure_reason", "Asynchronous task checkpoint failed.");
     } else {
-      assertThat(verdict).isInstanceOf(Verdict.Pending.class);
+      assertThat(verdict).isInstanceOf(ProofVerdict.Pending.class);
     }
   }
 

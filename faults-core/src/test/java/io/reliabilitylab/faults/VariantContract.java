@@ -4,6 +4,7 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.util.Map;
 import java.util.function.Supplier;
 

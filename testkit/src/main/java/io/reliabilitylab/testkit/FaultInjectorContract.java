@@ -61,8 +61,9 @@ public abstract class FaultInjectorContract {
   protected abstract FaultInjector createInjector();
 
   /**
-   * A running pipeline with every capability the fault requires, for the live tests; empty (the
-   * default) skips them. The kit does not close it: own its lifecycle, e.g. in
+   * A running pipeline with every capability the fault requires, for the live tests, e.g. a {@link
+   * io.reliabilitylab.testkit.simulated.SimulatedPipeline#running()}; empty (the default) skips
+   * them. The kit does not close it: own its lifecycle, e.g. in {@code @AfterEach} or
    * {@code @BeforeAll}/{@code @AfterAll}.
    */
   protected Optional<PipelineUnderTest> pipelineWithCapabilities() {

@@ -12,13 +12,10 @@ import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
-import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -236,16 +233,11 @@ class ContractsRejectBadPluginsTest {
     @Override
     public FaultHandle inject(FaultContext context) {
       FaultEvidence claimed =
-          new FaultEvidence(
-              context.spec().id(),
-              name(),
-              FaultStatus.FIRED,
-              context.clock().instant(),
-              context.clock().instant(),
-              "nothing, really",
-              Map.of(),
-              List.of("trust me"),
-              "");
+          FaultEvidence.builder(context.spec(), context.clock().instant())
+              .what("nothing, really")
+              .proof("trust me")
+              .fired(context.clock().instant())
+              .build();
       return new StaticHandle(claimed);
     }
   }
@@ -297,8 +289,7 @@ class ContractsRejectBadPluginsTest {
 
     @Override
     public RecoveryEvidence awaitRecovery(Duration timeout) {
-      return new RecoveryEvidence(
-          false, evidence.injectedAt(), null, null, null, null, null, 0, Map.of());
+      return RecoveryEvidence.builder(evidence.injectedAt()).build();
     }
 
     @Override

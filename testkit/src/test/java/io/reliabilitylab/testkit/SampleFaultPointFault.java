@@ -17,7 +17,6 @@ import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -95,17 +94,17 @@ public final class SampleFaultPointFault implements FaultInjector {
           context.pipeline().capability(JobControl.class).orElseThrow().exceptionHistory().stream()
               .filter(failure -> failure.message().contains(id))
               .toList();
-      boolean fired = firedAt.isPresent() && !proofs.isEmpty();
-      return new FaultEvidence(
-          id,
-          name(),
-          fired ? FaultStatus.FIRED : FaultStatus.ARMED,
-          injectedAt,
-          firedAt.orElse(null),
-          "armed fault point operator",
-          Map.of(),
-          proofs.stream().map(f -> "exception history at " + f.at() + ": " + f.message()).toList(),
-          "");
+      FaultEvidence.Builder evidence =
+          FaultEvidence.builder(id, name(), injectedAt)
+              .what("armed fault point operator")
+              .proofs(
+                  proofs.stream()
+                      .map(f -> "exception history at " + f.at() + ": " + f.message())
+                      .toList());
+      if (firedAt.isPresent() && !proofs.isEmpty()) {
+        evidence.fired(firedAt.get());
+      }
+      return evidence.build();
     }
 
     @Override
@@ -124,8 +123,7 @@ public final class SampleFaultPointFault implements FaultInjector {
         throws TimeoutException, InterruptedException {
       FaultEvidence evidence = evidence();
       if (!evidence.fired()) {
-        return new RecoveryEvidence(
-            false, injectedAt, null, null, null, null, null, 0, Map.of("status", "not fired"));
+        return RecoveryEvidence.builder(injectedAt).detail("status", "not fired").build();
       }
       Instant firedAt = evidence.firedAt();
       JobControl job = context.pipeline().capability(JobControl.class).orElseThrow();
@@ -144,16 +142,14 @@ public final class SampleFaultPointFault implements FaultInjector {
       } catch (Exception e) {
         throw new IllegalStateException("cannot read snapshots", e);
       }
-      return new RecoveryEvidence(
-          true,
-          firedAt,
-          Instant.now(),
-          checkpoint.id(),
-          checkpoint.finishedAt(),
-          commit.snapshotId(),
-          commit.committedAt(),
-          job.restartCount(),
-          Map.of());
+      Instant checkpointAt =
+          checkpoint.finishedAt() != null ? checkpoint.finishedAt() : Instant.now();
+      return RecoveryEvidence.builder(firedAt)
+          .runningAt(Instant.now())
+          .firstCheckpoint(checkpoint.id(), checkpointAt)
+          .firstCommit(commit.snapshotId(), commit.committedAt())
+          .restarts(job.restartCount())
+          .build();
     }
 
     @Override

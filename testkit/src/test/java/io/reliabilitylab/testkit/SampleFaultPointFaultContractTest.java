@@ -2,11 +2,13 @@ package io.reliabilitylab.testkit;
 
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 
 class SampleFaultPointFaultContractTest extends FaultInjectorContract {
 
-  private final SimulatedPipeline pipeline = new SimulatedPipeline();
+  private final SimulatedPipeline pipeline = SimulatedPipeline.running();
 
   @Override
   protected FaultInjector createInjector() {
@@ -16,5 +18,10 @@ class SampleFaultPointFaultContractTest extends FaultInjectorContract {
   @Override
   protected Optional<PipelineUnderTest> pipelineWithCapabilities() {
     return Optional.of(pipeline);
+  }
+
+  @AfterEach
+  void stopPipeline() {
+    pipeline.close();
   }
 }

@@ -46,8 +46,93 @@ public record RecoveryEvidence(
     }
   }
 
+  /** A builder for the recovery from a fault that took effect at {@code faultAt}. */
+  public static Builder builder(Instant faultAt) {
+    return new Builder(faultAt);
+  }
+
+  /**
+   * No recovery to await: the fault was skipped (or not injected) for {@code reason}, which the
+   * details keep under {@code skipped}.
+   */
+  public static RecoveryEvidence skipped(Instant faultAt, String reason) {
+    return builder(faultAt).detail("skipped", reason).build();
+  }
+
   /** Fault to first sink commit after it, the figure a user cares about. */
   public @Nullable Duration timeToFirstCommit() {
     return firstCommitAt == null ? null : Duration.between(faultAt, firstCommitAt);
+  }
+
+  /**
+   * Collects {@link RecoveryEvidence}. What was not observed stays unset; the evidence is {@link
+   * RecoveryEvidence#recovered() recovered} exactly when the running time, a first checkpoint and a
+   * first commit were all given.
+   */
+  public static final class Builder {
+    private final Instant faultAt;
+    private @Nullable Instant runningAt;
+    private @Nullable Long firstCheckpointId;
+    private @Nullable Instant firstCheckpointAt;
+    private @Nullable Long firstCommitSnapshotId;
+    private @Nullable Instant firstCommitAt;
+    private long restarts;
+    private final Map<String, String> details = new LinkedHashMap<>();
+
+    private Builder(Instant faultAt) {
+      this.faultAt = Objects.requireNonNull(faultAt, "faultAt");
+    }
+
+    /** When the job was running again. */
+    public Builder runningAt(Instant at) {
+      this.runningAt = Objects.requireNonNull(at, "runningAt");
+      return this;
+    }
+
+    /** The first checkpoint completed after the fault, and when it completed. */
+    public Builder firstCheckpoint(long checkpointId, Instant completedAt) {
+      this.firstCheckpointId = checkpointId;
+      this.firstCheckpointAt = Objects.requireNonNull(completedAt, "completedAt");
+      return this;
+    }
+
+    /** The first sink snapshot committed after the fault, and when it was committed. */
+    public Builder firstCommit(long snapshotId, Instant committedAt) {
+      this.firstCommitSnapshotId = snapshotId;
+      this.firstCommitAt = Objects.requireNonNull(committedAt, "committedAt");
+      return this;
+    }
+
+    /** How many restarts the fault caused (0 unless given). */
+    public Builder restarts(long count) {
+      this.restarts = count;
+      return this;
+    }
+
+    /** One more observation; a key given twice keeps the last value. */
+    public Builder detail(String key, String value) {
+      details.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** Several details, in their iteration order. */
+    public Builder details(Map<String, String> more) {
+      more.forEach(this::detail);
+      return this;
+    }
+
+    public RecoveryEvidence build() {
+      boolean recovered = runningAt != null && firstCheckpointAt != null && firstCommitAt != null;
+      return new RecoveryEvidence(
+          recovered,
+          faultAt,
+          runningAt,
+          firstCheckpointId,
+          firstCheckpointAt,
+          firstCommitSnapshotId,
+          firstCommitAt,
+          restarts,
+          details);
+    }
   }
 }

@@ -1,19 +1,15 @@
-package io.reliabilitylab.faults;
+package io.reliabilitylab.kit;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultContext;
-import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
-import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -87,42 +83,14 @@ public final class CapabilityCheck {
   }
 
   /**
-   * A handle whose evidence is {@link io.reliabilitylab.spi.fault.FaultStatus#SKIPPED} with the
-   * {@link #skipReason reason}, when the context's pipeline lacks a capability {@code injector}
-   * requires; empty when the fault can be injected.
+   * A {@link SkippedFault} whose evidence is {@link
+   * io.reliabilitylab.spi.fault.FaultStatus#SKIPPED} with the {@link #skipReason reason}, when the
+   * context's pipeline lacks a capability {@code injector} requires; empty when the fault can be
+   * injected.
    */
   public static Optional<FaultHandle> skipIfMissing(FaultInjector injector, FaultContext context) {
     Objects.requireNonNull(context, "context");
     return skipReason(injector, context.pipeline())
-        .map(
-            reason ->
-                new SkippedHandle(
-                    FaultEvidence.skipped(context.spec(), context.clock().instant(), reason)));
-  }
-
-  /** Nothing was injected: the evidence stays skipped, there is nothing to recover or heal. */
-  private record SkippedHandle(FaultEvidence evidence) implements FaultHandle {
-
-    @Override
-    public FaultEvidence awaitFired(Duration timeout) {
-      return evidence;
-    }
-
-    @Override
-    public RecoveryEvidence awaitRecovery(Duration timeout) {
-      return new RecoveryEvidence(
-          false,
-          evidence.injectedAt(),
-          null,
-          null,
-          null,
-          null,
-          null,
-          0,
-          Map.of("skipped", evidence.reason()));
-    }
-
-    @Override
-    public void close() {}
+        .<FaultHandle>map(reason -> SkippedFault.because(context, reason));
   }
 }

@@ -1,4 +1,6 @@
-package io.reliabilitylab.faults;
+package io.reliabilitylab.testkit.simulated;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.LinkageRecord;
@@ -24,78 +26,105 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The broker path of a {@link SimulatedPipeline} in miniature: a source connector that publishes
  * change records to a one-partition topic on the pipeline's tick, a job that consumes them,
  * deduplicates replays and quarantines corrupted records in a dead-letter topic, a repair replay,
- * and a broker that can be stopped. Every method runs under the pipeline's monitor, so the
- * simulation moves one tick at a time. Knobs make it misbehave, so that the broker faults' proofs
- * can be shown to refuse what they must not accept.
+ * and a broker that can be stopped. It offers {@link BrokerControl}, {@link
+ * SourceConnectorControl}, {@link DeadLetterQueue} and {@link ReplayDeduplication} through the
+ * pipeline's {@code capability(...)}. Every method runs under the pipeline's monitor, so the
+ * simulation moves one tick at a time. Knobs make it misbehave, so that a broker fault's proof can
+ * be shown to refuse what it must not accept.
+ *
+ * <pre>{@code
+ * try (SimulatedPipeline pipeline = SimulatedPipeline.runningWithBroker()) {
+ *   pipeline.broker().dedupPassesEveryOtherReplay();
+ *   FaultHandle handle = new MyBrokerFault()
+ *       .inject(new FaultContext(pipeline, spec, Clock.systemUTC(), Duration.ofSeconds(10), dir));
+ *   assertThat(handle.awaitFired(Duration.ofSeconds(10)).status())
+ *       .isEqualTo(FaultStatus.NOT_PROVEN);
+ * }
+ * }</pre>
  */
-final class SimulatedBroker {
+@API(status = EXPERIMENTAL)
+public final class SimulatedBroker {
 
-  static final String TOPIC = "lab.inventory.orders";
-  static final String DLQ_TOPIC = TOPIC + ".dlq";
-  static final String CONSUMER_GROUP = "srl-broker-job";
-  static final String ADDRESS = "localhost:19092";
-  static final int RECORDS_PER_TICK = 5;
+  /** The change topic the connector publishes to (one partition). */
+  public static final String TOPIC = "lab.inventory.orders";
+
+  /** The dead-letter topic the job quarantines corrupted records in. */
+  public static final String DLQ_TOPIC = TOPIC + ".dlq";
+
+  /** The job's consumer group. */
+  public static final String CONSUMER_GROUP = "srl-broker-job";
+
+  /** The broker's address, as {@link BrokerControl#address()} reports it. */
+  public static final String ADDRESS = "localhost:19092";
+
+  /** Records the connector publishes per tick. */
+  public static final int RECORDS_PER_TICK = 5;
+
   static final String RUNNING = "RUNNING";
   static final String STARTING = "STARTING";
   static final String STOPPED = "STOPPED";
 
   /** One record in the topic: the change at a source position, as published. */
-  private record TopicRecord(
+  record TopicRecord(
       long offset, long position, long timestampMs, boolean corrupted, byte[] value) {}
 
-  private record Corruption(long remaining, String faultId) {}
+  /** A corruption armed on the k-th next record. */
+  record Corruption(long remaining, String faultId) {}
 
   private final SimulatedPipeline pipeline;
-  private final List<TopicRecord> topic = new ArrayList<>();
-  private final List<DlqRecord> dlq = new ArrayList<>();
-  private final List<DeadLetterQueue.Repair> repairs = new ArrayList<>();
+  final List<TopicRecord> topic = new ArrayList<>();
+  final List<DlqRecord> dlq = new ArrayList<>();
+  final List<DeadLetterQueue.Repair> repairs = new ArrayList<>();
   private final List<LinkageRecord> observations = new ArrayList<>();
-  private final Map<String, SourceConnectorControl.CorruptedRecord> corrupted = new HashMap<>();
-  private final Map<String, Long> marks = new HashMap<>();
+  final Map<String, SourceConnectorControl.CorruptedRecord> corrupted = new HashMap<>();
+  final Map<String, Long> marks = new HashMap<>();
   // the job's dedup state: event ids it has passed on
   private final Set<Long> seen = new HashSet<>();
   // event ids passed on since the last commit, and the changelog snapshot that committed each
   private final List<Long> uncommitted = new ArrayList<>();
   private final Map<Long, Long> committedIn = new HashMap<>();
 
-  private final Connector connector = new Connector();
+  private final SimulatedConnector connector;
   private final Broker broker = new Broker();
-  private final Dlq deadLetters = new Dlq();
+  private final SimulatedDeadLetters deadLetters;
   private final Dedup dedup = new Dedup();
 
-  private String connectorStatus = RUNNING;
+  String connectorStatus = RUNNING;
   private boolean brokerUp = true;
-  private long lastPublished; // the source position the connector published last
-  private long highestBeforeRewind = -1;
-  private long published;
-  private long republished;
+  long lastPublished; // the source position the connector published last
+  long highestBeforeRewind = -1;
+  long published;
+  long republished;
   private long consumed; // the job's position in the topic
   private long committedOffset;
   private long droppedReplays;
   private long replaysRead;
-  private long connectorStarts;
-  private @Nullable Corruption armed;
+  long connectorStarts;
+  @Nullable Corruption armed;
 
   // misbehaviour
   private boolean quarantineTwice;
   private boolean quarantineAgainAfterRepair;
   private boolean dlqAltersBytes;
   private boolean failJobOnPoison;
-  private boolean repairFails;
+  boolean repairFails;
   private boolean dedupPassesEveryOtherReplay;
   private boolean failJobOnReplay;
   private boolean answersWhileDown;
-  private boolean rewindFails;
-  private Duration startTakes = Duration.ZERO;
+  boolean rewindFails;
+  Duration startTakes = Duration.ZERO;
 
   SimulatedBroker(SimulatedPipeline pipeline) {
     this.pipeline = pipeline;
+    this.connector = new SimulatedConnector(pipeline, this);
+    this.deadLetters = new SimulatedDeadLetters(pipeline, this);
   }
 
   /** The capabilities this broker path offers. */
@@ -127,7 +156,7 @@ final class SimulatedBroker {
   // misbehaviour knobs
 
   /** The job writes two dead-letter records for one corrupted record, at once. */
-  SimulatedBroker quarantineTwice() {
+  public SimulatedBroker quarantineTwice() {
     synchronized (pipeline) {
       quarantineTwice = true;
       return this;
@@ -135,7 +164,7 @@ final class SimulatedBroker {
   }
 
   /** The job quarantines the corrupted record a second time, when it reads the repair. */
-  SimulatedBroker quarantineAgainAfterRepair() {
+  public SimulatedBroker quarantineAgainAfterRepair() {
     synchronized (pipeline) {
       quarantineAgainAfterRepair = true;
       return this;
@@ -143,7 +172,7 @@ final class SimulatedBroker {
   }
 
   /** The dead-letter record keeps other bytes than the corrupted record's. */
-  SimulatedBroker dlqAltersBytes() {
+  public SimulatedBroker dlqAltersBytes() {
     synchronized (pipeline) {
       dlqAltersBytes = true;
       return this;
@@ -151,7 +180,7 @@ final class SimulatedBroker {
   }
 
   /** A corrupted record fails the job (one restart) before it is quarantined. */
-  SimulatedBroker failJobOnPoison() {
+  public SimulatedBroker failJobOnPoison() {
     synchronized (pipeline) {
       failJobOnPoison = true;
       return this;
@@ -159,7 +188,7 @@ final class SimulatedBroker {
   }
 
   /** The repair cannot decode the quarantined record. */
-  SimulatedBroker repairFails() {
+  public SimulatedBroker repairFails() {
     synchronized (pipeline) {
       repairFails = true;
       return this;
@@ -167,7 +196,7 @@ final class SimulatedBroker {
   }
 
   /** The dedup lets every other replay through instead of dropping it. */
-  SimulatedBroker dedupPassesEveryOtherReplay() {
+  public SimulatedBroker dedupPassesEveryOtherReplay() {
     synchronized (pipeline) {
       dedupPassesEveryOtherReplay = true;
       return this;
@@ -175,7 +204,7 @@ final class SimulatedBroker {
   }
 
   /** The first replay the job reads fails it (one restart), which resets its dedup counter. */
-  SimulatedBroker failJobOnReplay() {
+  public SimulatedBroker failJobOnReplay() {
     synchronized (pipeline) {
       failJobOnReplay = true;
       return this;
@@ -183,7 +212,7 @@ final class SimulatedBroker {
   }
 
   /** Offsets can still be observed while the broker is stopped. */
-  SimulatedBroker answersWhileDown() {
+  public SimulatedBroker answersWhileDown() {
     synchronized (pipeline) {
       answersWhileDown = true;
       return this;
@@ -191,7 +220,7 @@ final class SimulatedBroker {
   }
 
   /** A connector start shows {@code STARTING} this long, and ignores interrupts meanwhile. */
-  SimulatedBroker connectorStartTakes(Duration duration) {
+  public SimulatedBroker connectorStartTakes(Duration duration) {
     synchronized (pipeline) {
       startTakes = duration;
       return this;
@@ -199,7 +228,7 @@ final class SimulatedBroker {
   }
 
   /** A rewind stops the connector, then fails to put the old offsets back. */
-  SimulatedBroker rewindFails() {
+  public SimulatedBroker rewindFails() {
     synchronized (pipeline) {
       rewindFails = true;
       return this;
@@ -209,20 +238,21 @@ final class SimulatedBroker {
   // what the tests look at
 
   /** How often the connector was started (a rewind counts), to catch a double start. */
-  long connectorStarts() {
+  public long connectorStarts() {
     synchronized (pipeline) {
       return connectorStarts;
     }
   }
 
-  boolean brokerUp() {
+  /** Whether the broker is up (not stopped through BrokerControl). */
+  public boolean brokerUp() {
     synchronized (pipeline) {
       return brokerUp;
     }
   }
 
   /** Whether the changelog snapshot {@code snapshotId} holds the event. */
-  boolean changelogContains(long snapshotId, long eventId) {
+  public boolean changelogContains(long snapshotId, long eventId) {
     synchronized (pipeline) {
       Long committed = committedIn.get(eventId);
       return committed != null && committed <= snapshotId;
@@ -277,7 +307,7 @@ final class SimulatedBroker {
             Instant.now()));
   }
 
-  private TopicRecord append(long position, boolean isCorrupted, byte[] value) {
+  TopicRecord append(long position, boolean isCorrupted, byte[] value) {
     TopicRecord record =
         new TopicRecord(topic.size(), position, System.currentTimeMillis(), isCorrupted, value);
     topic.add(record);
@@ -367,32 +397,17 @@ final class SimulatedBroker {
     committedOffset = consumed;
   }
 
-  /** Like an engine start that does not heed interrupts; the interrupt is kept for later. */
-  private static void sleepThroughInterrupts(Duration duration) {
-    long deadline = System.nanoTime() + duration.toNanos();
-    boolean interrupted = false;
-    while (System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static byte[] json(long position) {
+  static byte[] json(long position) {
     return ("{\"op\":\"u\",\"id\":" + position + ",\"status\":\"PAID\"}")
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String key(long position) {
+  static String key(long position) {
     return "{\"id\":" + position + "}";
   }
 
-  static String sha256(byte[] bytes) {
+  /** The SHA-256 of {@code bytes} in hex, as the dead-letter records carry it. */
+  public static String sha256(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (NoSuchAlgorithmException e) {
@@ -401,112 +416,6 @@ final class SimulatedBroker {
   }
 
   // the capabilities; each is a view on the state above, under the pipeline's monitor
-
-  private final class Connector implements SourceConnectorControl {
-
-    @Override
-    public String status() {
-      synchronized (pipeline) {
-        return connectorStatus;
-      }
-    }
-
-    @Override
-    public void stop() {
-      synchronized (pipeline) {
-        connectorStatus = STOPPED;
-      }
-    }
-
-    @Override
-    public void start() {
-      Duration takes;
-      synchronized (pipeline) {
-        if (!STOPPED.equals(connectorStatus)) {
-          // as the real publisher: a second start is refused, so a double start shows
-          throw new IllegalStateException(
-              "The publisher is " + connectorStatus + ": stop() it first");
-        }
-        connectorStarts++;
-        takes = startTakes;
-        connectorStatus = takes.isZero() ? RUNNING : STARTING;
-      }
-      if (!takes.isZero()) {
-        sleepThroughInterrupts(takes);
-        synchronized (pipeline) {
-          connectorStatus = RUNNING;
-        }
-      }
-    }
-
-    @Override
-    public long published() {
-      synchronized (pipeline) {
-        return published;
-      }
-    }
-
-    @Override
-    public void corruptNext(long k, String faultId) {
-      synchronized (pipeline) {
-        if (k < 1) {
-          throw new IllegalArgumentException("k counts from 1, got " + k);
-        }
-        if (armed != null) {
-          throw new IllegalStateException("a corruption is armed already");
-        }
-        armed = new Corruption(k, faultId);
-      }
-    }
-
-    @Override
-    public Optional<CorruptedRecord> corrupted(String faultId) {
-      synchronized (pipeline) {
-        return Optional.ofNullable(corrupted.get(faultId));
-      }
-    }
-
-    @Override
-    public String markOffsets() {
-      synchronized (pipeline) {
-        String mark = "offsets-" + (marks.size() + 1);
-        marks.put(mark, lastPublished);
-        return mark;
-      }
-    }
-
-    @Override
-    public void restartFrom(String mark) {
-      synchronized (pipeline) {
-        Long position = marks.get(mark);
-        if (position == null) {
-          throw new IllegalArgumentException("no offsets mark " + mark + "; take one first");
-        }
-        connectorStatus = STOPPED;
-        if (rewindFails) {
-          throw new IllegalStateException("cannot replace the offset file with " + mark);
-        }
-        highestBeforeRewind = Math.max(highestBeforeRewind, lastPublished);
-        republished = 0;
-        lastPublished = position;
-      }
-      start();
-    }
-
-    @Override
-    public long republished() {
-      synchronized (pipeline) {
-        return republished;
-      }
-    }
-
-    @Override
-    public boolean caughtUp() {
-      synchronized (pipeline) {
-        return highestBeforeRewind >= 0 && lastPublished > highestBeforeRewind;
-      }
-    }
-  }
 
   private final class Broker implements BrokerControl {
 
@@ -578,80 +487,9 @@ final class SimulatedBroker {
     }
   }
 
-  private void requireUp() throws ConnectException {
+  void requireUp() throws ConnectException {
     if (!brokerUp && !answersWhileDown) {
       throw new ConnectException("Connection to node 1 (" + ADDRESS + ") could not be established");
-    }
-  }
-
-  private final class Dlq implements DeadLetterQueue {
-
-    @Override
-    public String topic() {
-      return DLQ_TOPIC;
-    }
-
-    @Override
-    public List<DlqRecord> records() throws Exception {
-      synchronized (pipeline) {
-        requireUp();
-        return List.copyOf(dlq);
-      }
-    }
-
-    @Override
-    public Repair repair(DlqRecord record) throws Exception {
-      synchronized (pipeline) {
-        requireUp();
-        String original =
-            record.originalTopic()
-                + "/"
-                + record.originalPartition()
-                + "@"
-                + record.originalOffset();
-        TopicRecord source =
-            record.originalOffset() >= 0 && record.originalOffset() < topic.size()
-                ? topic.get((int) record.originalOffset())
-                : null;
-        Repair repair;
-        if (repairFails || source == null || !source.corrupted()) {
-          repair =
-              new Repair(
-                  original,
-                  false,
-                  "the value does not decode to a change after the corrupted prefix",
-                  "",
-                  -1,
-                  -1,
-                  -1,
-                  null,
-                  null,
-                  Instant.now());
-        } else {
-          TopicRecord republishedRecord = append(source.position(), false, json(source.position()));
-          repair =
-              new Repair(
-                  original,
-                  true,
-                  "recovered the update of order " + source.position(),
-                  TOPIC,
-                  0,
-                  republishedRecord.offset(),
-                  republishedRecord.timestampMs(),
-                  key(source.position()),
-                  source.position(),
-                  Instant.now());
-        }
-        repairs.add(repair);
-        return repair;
-      }
-    }
-
-    @Override
-    public List<Repair> repairs() {
-      synchronized (pipeline) {
-        return List.copyOf(repairs);
-      }
     }
   }
 

@@ -1,9 +1,12 @@
-package io.reliabilitylab.faults;
+package io.reliabilitylab.kit;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,8 +14,12 @@ import org.jspecify.annotations.Nullable;
  * checkpoint: Flink's checkpoint statistics keep only the reason's message, e.g. {@code Checkpoint
  * expired before completing.}, and the evidence should name the reason itself. Kept as text so that
  * this module needs no Flink classes; a message Flink does not use is reported as it is.
+ *
+ * <p>{@code CheckpointFailureReasons.withName("Checkpoint expired before completing.")} gives
+ * {@code Checkpoint expired before completing. (CHECKPOINT_EXPIRED)}.
  */
-final class CheckpointFailureReasons {
+@API(status = EXPERIMENTAL)
+public final class CheckpointFailureReasons {
 
   // The messages of org.apache.flink.runtime.checkpoint.CheckpointFailureReason in Flink 1.20,
   // read from its class file; matched exactly, else as the start of a longer message.
@@ -66,7 +73,7 @@ final class CheckpointFailureReasons {
   private CheckpointFailureReasons() {}
 
   /** The reason's name for a failure message, if the message is one of Flink's reasons. */
-  static Optional<String> name(@Nullable String message) {
+  public static Optional<String> name(@Nullable String message) {
     if (message == null) {
       return Optional.empty();
     }
@@ -82,19 +89,19 @@ final class CheckpointFailureReasons {
   }
 
   /** The reason's name, or the message itself when Flink does not use it. */
-  static String describe(@Nullable String message) {
+  public static String describe(@Nullable String message) {
     if (message == null || message.isBlank()) {
       return "no reason given";
     }
-    return name(message).orElse(Proofs.truncate(message));
+    return name(message).orElse(EvidenceText.truncate(message));
   }
 
   /** The message followed by the reason's name in brackets, when it names one. */
-  static String withName(@Nullable String message) {
+  public static String withName(@Nullable String message) {
     if (message == null || message.isBlank()) {
       return "no reason given";
     }
-    String text = Proofs.truncate(message);
+    String text = EvidenceText.truncate(message);
     return name(message).map(reason -> text + " (" + reason + ")").orElse(text);
   }
 }

@@ -1,4 +1,6 @@
-package io.reliabilitylab.faults;
+package io.reliabilitylab.kit;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
@@ -9,14 +11,24 @@ import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The capabilities a built-in fault watches, taken once from the pipeline: job control (always
- * required) and, when offered, fault points, TaskManager control and table access.
+ * The capabilities a fault watches, taken once from the pipeline: job control (always required)
+ * and, when offered, fault points, TaskManager control and table access. {@link #observe()} takes
+ * the {@link Observation} a {@link ProofRule} judges; a read that fails leaves that part out and
+ * keeps the problem for the evidence ({@link #lastReadProblem()}).
+ *
+ * <pre>{@code
+ * PipelineView view = PipelineView.of(context);
+ * Observation baseline = view.observe(); // before the fault changes anything
+ * }</pre>
  */
-final class PipelineView {
+@API(status = EXPERIMENTAL)
+public final class PipelineView {
 
   private final JobControl job;
   private final @Nullable FaultPoints faultPoints;
@@ -26,7 +38,17 @@ final class PipelineView {
   private final String faultId;
   private volatile @Nullable String lastReadProblem;
 
-  PipelineView(FaultContext context) {
+  /**
+   * The view of {@code context}'s pipeline, watching {@code context}'s fault id and clock.
+   *
+   * @throws IllegalStateException when the pipeline does not offer {@link JobControl}: check the
+   *     fault's required capabilities first ({@link CapabilityCheck#skipIfMissing})
+   */
+  public static PipelineView of(FaultContext context) {
+    return new PipelineView(Objects.requireNonNull(context, "context"));
+  }
+
+  private PipelineView(FaultContext context) {
     this.job =
         context
             .pipeline()
@@ -44,33 +66,38 @@ final class PipelineView {
     this.faultId = context.spec().id();
   }
 
-  JobControl job() {
+  /** The job's control, always offered. */
+  public JobControl job() {
     return job;
   }
 
-  Optional<FaultPoints> faultPoints() {
+  /** The fault points compiled into the job, when the pipeline offers them. */
+  public Optional<FaultPoints> faultPoints() {
     return Optional.ofNullable(faultPoints);
   }
 
-  Optional<TaskManagerControl> taskManagers() {
+  /** The control of the job's TaskManagers, when the pipeline offers it. */
+  public Optional<TaskManagerControl> taskManagers() {
     return Optional.ofNullable(taskManagers);
   }
 
-  Optional<TableAccess> tables() {
+  /** The sink's tables, when the pipeline offers them. */
+  public Optional<TableAccess> tables() {
     return Optional.ofNullable(tables);
   }
 
-  Clock clock() {
+  /** The fault's clock, which times every observation and the evidence. */
+  public Clock clock() {
     return clock;
   }
 
   /** Why the last read of snapshots or TaskManagers failed, if it did. */
-  @Nullable String lastReadProblem() {
+  public @Nullable String lastReadProblem() {
     return lastReadProblem;
   }
 
   /** Everything the proofs judge, now. */
-  Observation observe() {
+  public Observation observe() {
     Instant at = clock.instant();
     // restart count before history: a failure seen in the history is then never newer than the
     // count it is judged with
@@ -99,8 +126,11 @@ final class PipelineView {
     }
   }
 
-  /** The current table's snapshots, or null when the pipeline does not show them. */
-  @Nullable List<SnapshotInfo> currentSnapshots() {
+  /**
+   * The current table's snapshots, or null when the pipeline does not show them or reading them
+   * failed (then {@link #lastReadProblem()} says why).
+   */
+  public @Nullable List<SnapshotInfo> currentSnapshots() {
     if (tables == null) {
       return null;
     }

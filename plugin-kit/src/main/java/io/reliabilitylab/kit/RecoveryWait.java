@@ -1,0 +1,160 @@
+package io.reliabilitylab.kit;
+
+import io.reliabilitylab.spi.fault.FaultEvidence;
+import io.reliabilitylab.spi.fault.RecoveryEvidence;
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A {@link ProvenFault}'s wait for recovery: the job running again, then a checkpoint completed
+ * after the fault, then the first sink commit after it, each within the one deadline.
+ */
+final class RecoveryWait {
+
+  private final PipelineView view;
+  private final Observation baseline;
+  private final ProvenFault.RecoveryDetails recoveryDetails;
+
+  RecoveryWait(
+      PipelineView view, Observation baseline, ProvenFault.RecoveryDetails recoveryDetails) {
+    this.view = view;
+    this.baseline = baseline;
+    this.recoveryDetails = recoveryDetails;
+  }
+
+  /**
+   * Recovery from the fault {@code fired} (at its firing time, else its injection time), whose
+   * proof saw {@code atProof}, by {@code deadline} (a {@link System#nanoTime()}).
+   */
+  RecoveryEvidence await(FaultEvidence fired, Observation atProof, Duration timeout, long deadline)
+      throws TimeoutException, InterruptedException {
+    Instant faultAt = fired.firedAt() != null ? fired.firedAt() : fired.injectedAt();
+    String faultStatus = "fault " + fired.status() + " at " + faultAt;
+
+    try {
+      view.job().awaitRunning(Polling.remaining(deadline));
+    } catch (TimeoutException e) {
+      throw new TimeoutException(
+          faultStatus
+              + "; the job was not running again within "
+              + timeout
+              + " (state "
+              + view.job().state()
+              + "): "
+              + e.getMessage());
+    }
+    Instant runningAt = view.clock().instant();
+
+    CheckpointInfo checkpoint;
+    try {
+      checkpoint = view.job().awaitCompletedCheckpointAfter(faultAt, Polling.remaining(deadline));
+    } catch (TimeoutException e) {
+      throw new TimeoutException(
+          faultStatus
+              + "; running again at "
+              + runningAt
+              + ", but no checkpoint completed after the fault within "
+              + timeout
+              + ": "
+              + e.getMessage());
+    }
+    Instant checkpointAt =
+        checkpoint.finishedAt() != null ? checkpoint.finishedAt() : view.clock().instant();
+
+    RecoveryEvidence.Builder recovery =
+        RecoveryEvidence.builder(faultAt)
+            .runningAt(runningAt)
+            .firstCheckpoint(checkpoint.id(), checkpointAt)
+            .detail("fault_status", fired.status().name())
+            .detail("job_id", view.job().jobId());
+    if (view.tables().isEmpty()) {
+      return recovery
+          .detail(
+              "first_commit", "not observable: the pipeline offers no TableAccess to read commits")
+          .restarts(restartsSince(baseline))
+          .build();
+    }
+    SnapshotInfo commit =
+        awaitCommitAfter(faultAt, atProof, deadline, timeout, runningAt, checkpoint);
+    Observation recovered = view.observe();
+    recovery.detail("first_commit_table", commit.table());
+    if (commit.committedCheckpointId() != null) {
+      recovery.detail("first_commit_checkpoint_id", Long.toString(commit.committedCheckpointId()));
+    }
+    recovery.detail("restart_count_after_recovery", Long.toString(recovered.restartCount()));
+    try {
+      recovery.details(recoveryDetails.measure(recovered));
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      recovery.detail("recovery_details_problem", e.toString());
+    }
+    return recovery
+        .restarts(restartsSince(baseline))
+        .firstCommit(commit.snapshotId(), commit.committedAt())
+        .build();
+  }
+
+  /**
+   * The first snapshot of the current table committed after the fault: one the proof did not see
+   * yet, committed after the fault time or for a checkpoint beyond what was committed before.
+   */
+  private SnapshotInfo awaitCommitAfter(
+      Instant faultAt,
+      Observation atProof,
+      long deadline,
+      Duration timeout,
+      Instant runningAt,
+      CheckpointInfo checkpoint)
+      throws TimeoutException, InterruptedException {
+    Set<Long> seen = new HashSet<>();
+    if (atProof.snapshots() != null) {
+      atProof.snapshots().forEach(s -> seen.add(s.snapshotId()));
+    }
+    long committedBefore =
+        Math.max(baseline.maxCommittedCheckpointId(), atProof.maxCommittedCheckpointId());
+    Duration pause = Polling.FIRST_POLL;
+    while (true) {
+      List<SnapshotInfo> snapshots = view.currentSnapshots();
+      if (snapshots != null) {
+        for (SnapshotInfo snapshot : snapshots) {
+          Long committed = snapshot.committedCheckpointId();
+          boolean newer =
+              snapshot.committedAt().isAfter(faultAt)
+                  || committed != null && committed > committedBefore;
+          if (!seen.contains(snapshot.snapshotId()) && newer) {
+            return snapshot;
+          }
+        }
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        String problem = view.lastReadProblem();
+        throw new TimeoutException(
+            "running again at "
+                + runningAt
+                + ", checkpoint "
+                + checkpoint.id()
+                + " completed after the fault, but no sink commit after the fault at "
+                + faultAt
+                + " within "
+                + timeout
+                + (problem == null ? "" : " (" + problem + ")"));
+      }
+      pause = Polling.sleep(pause, left);
+    }
+  }
+
+  private long restartsSince(Observation before) {
+    if (!view.job().jobId().equals(before.jobId())) {
+      return 0; // a restored job counts its restarts afresh
+    }
+    return Math.max(0, view.job().restartCount() - before.restartCount());
+  }
+}

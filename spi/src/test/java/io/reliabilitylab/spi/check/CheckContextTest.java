@@ -1,0 +1,89 @@
+package io.reliabilitylab.spi.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CheckContextTest {
+
+  @Test
+  void aBuilderNeedsOnlyTheSemanticsAndLeavesEveryInputAbsent() {
+    CheckContext context = CheckContext.builder(DeliverySemantics.AT_LEAST_ONCE).build();
+    assertThat(context.semantics()).isEqualTo(DeliverySemantics.AT_LEAST_ONCE);
+    assertThat(context.expectedCurrent()).isEmpty();
+    assertThat(context.actualCurrent()).isEmpty();
+    assertThat(context.expectedChangelog()).isEmpty();
+    assertThat(context.actualChangelog()).isEmpty();
+    assertThat(context.linkage()).isEmpty();
+    assertThat(context.dlqRecords()).isEmpty();
+    assertThat(context.checkpointId()).isEmpty();
+    assertThat(context.maxRowsInMemory()).isEqualTo(250_000);
+    assertThat(context.sampleLimit()).isEqualTo(20);
+  }
+
+  @Test
+  void toBuilderChangesOneInputAndKeepsTheRest() {
+    CheckContext context =
+        CheckContext.builder(DeliverySemantics.EXACTLY_ONCE)
+            .checkpointId(7L)
+            .workDirectory(Path.of("/tmp/x"))
+            .maxRowsInMemory(10)
+            .sampleLimit(3)
+            .build();
+    CheckContext changed = context.toBuilder().sampleLimit(5).build();
+    assertThat(changed.sampleLimit()).isEqualTo(5);
+    assertThat(changed.checkpointId()).contains(7L);
+    assertThat(changed.workDirectory()).isEqualTo(Path.of("/tmp/x"));
+    assertThat(changed.maxRowsInMemory()).isEqualTo(10);
+    assertThat(context.toBuilder().build()).isEqualTo(context);
+    assertThat(context)
+        .isEqualTo(
+            new CheckContext(
+                DeliverySemantics.EXACTLY_ONCE,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                List.of(),
+                List.of(),
+                Optional.of(7L),
+                Path.of("/tmp/x"),
+                10,
+                3));
+  }
+
+  @Test
+  void theBuilderRefusesWhatTheRecordRefuses() {
+    assertThatThrownBy(
+            () -> CheckContext.builder(DeliverySemantics.EXACTLY_ONCE).maxRowsInMemory(0).build())
+        .hasMessageContaining("maxRowsInMemory");
+  }
+
+  @Test
+  void anEvidenceSampleIsBuiltWithWhatItShows() {
+    EvidenceSample sample =
+        EvidenceSample.builder("mismatched", "order_id=42")
+            .expected(Map.of("status", "paid"))
+            .actual(Map.of("status", "created"))
+            .differingColumns(List.of("status"))
+            .note("the update of event 1007 is missing")
+            .build();
+    assertThat(sample)
+        .isEqualTo(
+            new EvidenceSample(
+                "mismatched",
+                "order_id=42",
+                Map.of("status", "paid"),
+                Map.of("status", "created"),
+                List.of("status"),
+                "the update of event 1007 is missing"));
+    assertThat(EvidenceSample.builder("missing", "order_id=1").build())
+        .isEqualTo(EvidenceSample.of("missing", "order_id=1", ""));
+  }
+}
