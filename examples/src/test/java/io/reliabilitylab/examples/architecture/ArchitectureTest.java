@@ -155,6 +155,23 @@ class ArchitectureTest {
   }
 
   @Test
+  void thePluginKitDependsOnTheSpiAlone() {
+    classes()
+        .that()
+        .resideInAPackage("io.reliabilitylab.kit..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "org.jspecify..",
+            "org.apiguardian..",
+            "io.reliabilitylab.spi..",
+            "io.reliabilitylab.kit..")
+        .because("a plugin author builds a fault on the kit with nothing but the SPI beside it")
+        .check(lab);
+  }
+
+  @Test
   void theDirectPipelineNeverDependsOnTheBrokerPipeline() {
     DIRECT_NEVER_USES_BROKER.check(lab);
   }
