@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CoordinatorRecoveryIT {
 
+  // region junit-test
   @RegisterExtension
   static final ReliabilityLabExtension lab = ReliabilityLabExtension.forPipeline("direct");
 
@@ -32,4 +33,5 @@ class CoordinatorRecoveryIT {
     assertThat(run).check("changelog-completeness").passed();
     assertThat(run).snapshotDiff(0);
   }
+  // endregion
 }
