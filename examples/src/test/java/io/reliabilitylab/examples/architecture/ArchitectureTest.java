@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.junit.ReliabilityLabExtension;
 import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.spi.Named;
 import java.util.Arrays;
@@ -23,9 +24,9 @@ import org.junit.jupiter.api.Test;
  * The dependency direction of DESIGN.md: {@code spi} ← {@code testkit}, {@code faults-core}, {@code
  * checks-core}, {@code workload}, {@code source-mysql} ← {@code pipeline-flink} ← the two
  * pipelines, which never meet; {@code record}, {@code workload}, {@code checks-core} ← {@code
- * runner} ← {@code report}, the command line ({@code harness}). Pipelines never reach the runner,
- * the record, the report, the command line or a logging binding. Runs here because {@code examples}
- * sees every module.
+ * runner} ← {@code report}, {@code junit}, the command line ({@code harness}). Pipelines never
+ * reach the runner, the record, the report, the command line or a logging binding. Runs here
+ * because {@code examples} sees every module.
  */
 class ArchitectureTest {
 
@@ -129,7 +130,8 @@ class ArchitectureTest {
             "io.reliabilitylab.workload..",
             "io.reliabilitylab.record..",
             "io.reliabilitylab.report..",
-            "io.reliabilitylab.runner..")
+            "io.reliabilitylab.runner..",
+            "io.reliabilitylab.junit..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -138,7 +140,9 @@ class ArchitectureTest {
             "io.reliabilitylab.examples..",
             "picocli..",
             "ch.qos.logback..")
-        .because("the runner is a library: the CLI and a JUnit test drive it alike")
+        .because(
+            "the runner is a library: the CLI and a JUnit test drive it alike, and the JUnit"
+                + " extension finds pipelines by name on the test's class path")
         .check(lab);
     noClasses()
         .that()
@@ -259,6 +263,8 @@ class ArchitectureTest {
     assertThat(areIn("harness").test(lab.get(Named.class))).isFalse();
     assertThat(areIn("runner").test(lab.get(ScenarioRunner.class))).isTrue();
     assertThat(areIn("harness").test(lab.get(ScenarioRunner.class))).isFalse();
+    // the JUnit extension is imported, so the rules that name its package judge its classes
+    assertThat(areIn("junit").test(lab.get(ReliabilityLabExtension.class))).isTrue();
   }
 
   @Test

@@ -17,7 +17,8 @@ import org.w3c.dom.NodeList;
 /**
  * The two pipeline POMs never name each other, so that Debezium 1.9 (bundled in Flink CDC) and
  * Debezium 3.x meet only where the packaging decision says they may; and no pipeline or source POM
- * brings the runner, the record, the command line or a logging binding outside its tests.
+ * brings the runner, the record, the JUnit extension, the command line or a logging binding outside
+ * its tests.
  */
 class PipelinePomsTest {
 
@@ -66,7 +67,7 @@ class PipelinePomsTest {
         .noneMatch(
             artifactId ->
                 artifactId.matches(
-                    "reliability-lab-(runner|record|report|harness|examples)|logback-.*|picocli"));
+                    "reliability-lab-(runner|record|report|junit|harness|examples)|logback-.*|picocli"));
   }
 
   private static Document parse(Path pom) throws Exception {

@@ -1,14 +1,12 @@
 package io.reliabilitylab.pipeline.direct.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static io.reliabilitylab.junit.LabAssertions.assertThat;
+import static java.time.Duration.ofSeconds;
 
-import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.junit.ReliabilityLabExtension;
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.spi.fault.FaultStatus;
-import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code coordinator-failure} on the direct pipeline: the source's split enumerator throws, the job
@@ -16,18 +14,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CoordinatorRecoveryIT {
 
-  @TempDir Path out;
+  // region junit-test
+  @RegisterExtension
+  static final ReliabilityLabExtension lab = ReliabilityLabExtension.forPipeline("direct");
 
   @Test
   void aFailedEnumeratorIsRecoveredQuicklyAndReconciled() throws Exception {
-    RunRecord record = FaultScenarios.run(out, "coordinator-failure", 1_000, 3);
+    RunRecord run = lab.scenario().seed(3).events(1_000).inject("coordinator-failure").run();
 
-    FaultScenarios.assertAllChecksPassed(record);
-    FaultRecord fault = record.faults().get(0);
-    assertThat(fault.evidence().status()).isEqualTo(FaultStatus.FIRED);
-    assertThat(fault.recovery()).isNotNull();
-    assertThat(fault.recovery().recovered()).isTrue();
     // the lab's target; an idle sink that commits only every 10th checkpoint took ~10 s here
-    assertThat(fault.recovery().timeToFirstCommit()).isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(run)
+        .passed()
+        .fault("coordinator-failure")
+        .fired()
+        .recoveredWithin(ofSeconds(30))
+        .firstCommitWithin(ofSeconds(5));
+    assertThat(run).check("baseline:snapshot-diff").passed();
+    assertThat(run).check("changelog-completeness").passed();
+    assertThat(run).snapshotDiff(0);
   }
+  // endregion
 }
