@@ -16,7 +16,8 @@ import org.apache.flink.api.common.JobID;
 
 /**
  * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL source, which streams
- * once its binlog reader is connected to the source.
+ * once its binlog reader is connected to the source; also a team's own job on that source ({@code
+ * ownjob}), under the team's pipeline name.
  */
 final class DirectPipeline extends FlinkPipeline {
 
