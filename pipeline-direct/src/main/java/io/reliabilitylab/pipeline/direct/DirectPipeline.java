@@ -1,8 +1,8 @@
 package io.reliabilitylab.pipeline.direct;
 
-import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.LabOptions;
@@ -16,19 +16,25 @@ import org.apache.flink.api.common.JobID;
 
 /**
  * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL source, which streams
- * once its binlog reader is connected to the source.
+ * once its binlog reader is connected to the source; also a team's own job on that source ({@code
+ * ownjob}), under the team's pipeline name.
  */
 final class DirectPipeline extends FlinkPipeline {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
-  DirectPipeline(FlinkCluster cluster, DirectJob job, JobID jobId, PipelineConfig config) {
+  private final String name;
+
+  /** The reference job as pipeline {@code direct}, or a team's own job under its own name. */
+  DirectPipeline(
+      String name, FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
     super(cluster, job, jobId, config);
+    this.name = name;
   }
 
   @Override
   public String name() {
-    return "direct";
+    return name;
   }
 
   @Override

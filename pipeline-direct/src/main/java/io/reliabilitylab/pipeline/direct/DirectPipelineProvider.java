@@ -1,6 +1,7 @@
 package io.reliabilitylab.pipeline.direct;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+import static org.apiguardian.api.API.Status.INTERNAL;
 
 import com.google.auto.service.AutoService;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
@@ -11,6 +12,7 @@ import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
+import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -20,6 +22,7 @@ import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
 import org.apiguardian.api.API;
 
@@ -75,10 +78,27 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   @Override
   public PipelineUnderTest start(PipelineConfig config) throws Exception {
+    return start(name(), config, DirectJob::create);
+  }
+
+  /**
+   * Starts, as pipeline {@code pipelineName}, the job {@code jobOf} makes of this pipeline's job
+   * configuration (its source, warehouse and checkpointing, read from the options): the reference
+   * job, or a team's own job on the same source and tables ({@code ownjob}).
+   */
+  @API(status = INTERNAL)
+  public PipelineUnderTest start(
+      String pipelineName, PipelineConfig config, Function<DirectJobConfig, OrdersJob> jobOf)
+      throws Exception {
     for (String key : requiredOptions()) {
       if (config.option(key).isEmpty()) {
         throw new IllegalArgumentException(
-            "The direct pipeline needs option '" + key + "'; required: " + requiredOptions());
+            "The "
+                + pipelineName
+                + " pipeline needs option '"
+                + key
+                + "'; required: "
+                + requiredOptions());
       }
     }
     DirectJobConfig jobConfig = jobConfig(config);
@@ -89,9 +109,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
             : MiniClusterRunner.start(MiniClusterSettings.defaults());
     DirectPipeline pipeline = null;
     try {
-      DirectJob job = DirectJob.create(jobConfig);
+      OrdersJob job = jobOf.apply(jobConfig);
       JobID jobId = cluster.submit(job);
-      pipeline = new DirectPipeline(cluster, job, jobId, config);
+      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);

@@ -145,16 +145,23 @@ public abstract class FlinkPipeline
     return cluster;
   }
 
+  /**
+   * {@link #EMBEDDED_CAPABILITIES} on an embedded MiniCluster, less {@link TaskManagerControl} and
+   * {@link TableMaintenance} on a session cluster, and less {@link FaultPoints} when the job was
+   * built without its fault points.
+   */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    if (cluster instanceof MiniClusterRunner) {
-      return EMBEDDED_CAPABILITIES;
-    }
-    // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
-    // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe only
-    // while the job commits from this JVM too.
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
-    offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
+    if (!(cluster instanceof MiniClusterRunner)) {
+      // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
+      // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe
+      // only while the job commits from this JVM too.
+      offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
+    }
+    if (job.faultPoints().isEmpty()) {
+      offered.remove(FaultPoints.class);
+    }
     return Set.copyOf(offered);
   }
 

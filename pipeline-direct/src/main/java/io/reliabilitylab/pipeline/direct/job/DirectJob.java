@@ -80,16 +80,22 @@ public final class DirectJob implements OrdersJob {
   public void build(StreamExecutionEnvironment env) {
     createTablesIfAbsent();
     OrdersTopology.configure(env, config.settings());
+    OrdersTopology.sinkTo(changes(env), config.settings());
+  }
+
+  /**
+   * Adds the job's CDC source to {@code env} (uid {@value DirectJobConfig#SOURCE_UID}) and returns
+   * its stream of change envelopes: what the reference job, or a team's own topology, is built on.
+   */
+  public DataStream<ChangeEnvelope> changes(StreamExecutionEnvironment env) {
     MySqlSource<ChangeEnvelope> cdcSource = source();
     String name = "mysql-cdc " + tableName();
-    DataStream<ChangeEnvelope> envelopes =
-        (config.settings().faultPoints()
-                ? env.fromSource(
-                    FaultInjectingSource.wrap(cdcSource), WatermarkStrategy.noWatermarks(), name)
-                : env.fromSource(cdcSource, WatermarkStrategy.noWatermarks(), name))
-            .uid(DirectJobConfig.SOURCE_UID)
-            .name(name);
-    OrdersTopology.sinkTo(envelopes, config.settings());
+    return (config.settings().faultPoints()
+            ? env.fromSource(
+                FaultInjectingSource.wrap(cdcSource), WatermarkStrategy.noWatermarks(), name)
+            : env.fromSource(cdcSource, WatermarkStrategy.noWatermarks(), name))
+        .uid(DirectJobConfig.SOURCE_UID)
+        .name(name);
   }
 
   private MySqlSource<ChangeEnvelope> source() {

@@ -114,12 +114,7 @@ public final class OrdersTopology {
               .name("fault point " + FaultSwitchboard.OPERATOR);
     }
 
-    DataStream<RowData> currentRows =
-        envelopes
-            .flatMap(new CurrentRowsFunction())
-            .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
-            .uid("to-current-rows")
-            .name("envelope -> " + OrdersTables.CURRENT);
+    DataStream<RowData> currentRows = currentRows(envelopes);
     boolean currentAppend = settings.variant() == JobVariant.BROKEN_CURRENT_APPEND;
     if (currentAppend) {
       currentRows =
@@ -140,20 +135,43 @@ public final class OrdersTopology {
     }
     current.append();
 
-    DataStream<RowData> changelogRows =
-        envelopes
-            .map(new ChangelogRowFunction())
-            .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
-            .uid("to-changelog-rows")
-            .name("envelope -> " + OrdersTables.CHANGELOG);
-    FlinkSink.forRowData(changelogRows)
+    FlinkSink.forRowData(changelogRows(envelopes))
         .tableLoader(tableLoader(settings, OrdersTables.CHANGELOG))
         .uidPrefix(settings.changelogUidPrefix())
         .writeParallelism(settings.parallelism())
         .append();
   }
 
-  private static TableLoader tableLoader(OrdersJobSettings settings, String table) {
+  /**
+   * The current table's changes of each envelope, in the table's column order: {@code +I} for
+   * {@code r}/{@code c}, {@code -U}/{@code +U} for {@code u}, {@code -D} for {@code d} (operator
+   * uid {@code to-current-rows}).
+   */
+  public static DataStream<RowData> currentRows(DataStream<ChangeEnvelope> envelopes) {
+    return envelopes
+        .flatMap(new CurrentRowsFunction())
+        .returns(InternalTypeInfo.of(EnvelopeRows.CURRENT_TYPE))
+        .uid("to-current-rows")
+        .name("envelope -> " + OrdersTables.CURRENT);
+  }
+
+  /**
+   * One appended changelog row per envelope, in the table's column order (operator uid {@code
+   * to-changelog-rows}).
+   */
+  public static DataStream<RowData> changelogRows(DataStream<ChangeEnvelope> envelopes) {
+    return envelopes
+        .map(new ChangelogRowFunction())
+        .returns(InternalTypeInfo.of(EnvelopeRows.CHANGELOG_TYPE))
+        .uid("to-changelog-rows")
+        .name("envelope -> " + OrdersTables.CHANGELOG);
+  }
+
+  /**
+   * Loads {@code table} of the settings' namespace from the warehouse's Hadoop catalog, through the
+   * sink-commit fault points when the settings have fault points.
+   */
+  public static TableLoader tableLoader(OrdersJobSettings settings, String table) {
     CatalogLoader catalog =
         CatalogLoader.hadoop(
             IcebergWarehouse.CATALOG_NAME,
