@@ -4,9 +4,12 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.apiguardian.api.API;
@@ -58,6 +61,7 @@ public final class ReliabilityLabExtension
   private Path runs = DEFAULT_RUNS;
   private Clock clock = Clock.systemUTC();
   private @Nullable ClassLoader classLoader;
+  private final List<PipelineProvider> givenPipelines = new ArrayList<>();
   private @Nullable CurrentTest current;
   private @Nullable String currentId;
 
@@ -69,6 +73,24 @@ public final class ReliabilityLabExtension
   public static ReliabilityLabExtension forPipeline(String pipeline) {
     return new ReliabilityLabExtension(
         ScenarioSettings.defaults(Objects.requireNonNull(pipeline, "pipeline").strip()));
+  }
+
+  /**
+   * An extension whose scenarios run a pipeline the test gives itself rather than one discovered: a
+   * team's own job, e.g. {@code OwnJobPipelines.provider("orders-enricher", topology)}.
+   */
+  public static ReliabilityLabExtension forPipeline(PipelineProvider pipeline) {
+    Objects.requireNonNull(pipeline, "pipeline");
+    return forPipeline(pipeline.name()).withPipeline(pipeline);
+  }
+
+  /**
+   * One more pipeline the scenarios may run, by {@link ScenarioBuilder#pipeline(String)}, besides
+   * those discovered on the class path; its name must differ from theirs.
+   */
+  public ReliabilityLabExtension withPipeline(PipelineProvider pipeline) {
+    givenPipelines.add(Objects.requireNonNull(pipeline, "pipeline"));
+    return this;
   }
 
   /** The workload seed of every scenario that does not name one; {@code 42} by default. */
@@ -205,7 +227,7 @@ public final class ReliabilityLabExtension
   private LabResources open(ExtensionContext testClass) {
     ClassLoader plugins =
         classLoader != null ? classLoader : testClass.getRequiredTestClass().getClassLoader();
-    LabPlugins discovered = LabPlugins.discover(plugins);
+    LabPlugins discovered = LabPlugins.discover(plugins, givenPipelines);
     discovered.requirePipeline(settings.pipeline());
     return new LabResources(discovered, source);
   }

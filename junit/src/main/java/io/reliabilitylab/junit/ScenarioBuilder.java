@@ -68,6 +68,20 @@ public final class ScenarioBuilder {
     this.command = test.command();
   }
 
+  /**
+   * Runs this scenario on another pipeline than the extension's: one discovered on the class path
+   * or given with {@link ReliabilityLabExtension#withPipeline}.
+   *
+   * @throws IllegalArgumentException for a pipeline the extension does not know, naming those it
+   *     knows
+   */
+  public ScenarioBuilder pipeline(String name) {
+    Objects.requireNonNull(name, "pipeline");
+    test.lab().plugins().requirePipelineArgument(name.strip());
+    settings = settings.withPipeline(name);
+    return this;
+  }
+
   /** The workload's seed: the same seed writes the same changes. */
   public ScenarioBuilder seed(long seed) {
     settings = settings.withSeed(seed);

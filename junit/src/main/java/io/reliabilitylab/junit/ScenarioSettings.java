@@ -51,6 +51,11 @@ record ScenarioSettings(
         plan.catchUpTimeout());
   }
 
+  ScenarioSettings withPipeline(String newPipeline) {
+    return new ScenarioSettings(
+        newPipeline.strip(), seed, events, options, startTimeout, catchUpTimeout);
+  }
+
   ScenarioSettings withSeed(long newSeed) {
     return new ScenarioSettings(pipeline, newSeed, events, options, startTimeout, catchUpTimeout);
   }

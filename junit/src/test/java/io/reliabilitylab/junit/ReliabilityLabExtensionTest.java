@@ -1,9 +1,13 @@
 package io.reliabilitylab.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.reliabilitylab.junit.testplugins.UnstartablePipeline;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +56,24 @@ class ReliabilityLabExtensionTest {
         .contains(UnstartablePipeline.NAME)
         .contains("reliability-lab-pipeline-direct");
     assertThat(UnknownPipeline.ran).isFalse();
+  }
+
+  @Test
+  void aPipelineTheTestGivesIsRunByNameBesidesTheDiscoveredOnes() {
+    Events tests = run(GivenPipelines.class, Map.of()).testEvents();
+
+    assertThat(tests.succeeded().count()).as(failures(tests)).isEqualTo(3);
+  }
+
+  @Test
+  void aGivenPipelineNamedLikeADiscoveredOneFailsTheClass() {
+    Events classes = run(GivenPipelineClash.class, Map.of()).containerEvents();
+
+    assertThat(messages(classes.failed()))
+        .singleElement()
+        .asString()
+        .contains("Two pipelines are named '" + UnstartablePipeline.NAME + "'")
+        .contains("give yours another name");
   }
 
   @Test
@@ -206,5 +228,69 @@ class ReliabilityLabExtensionTest {
       BOTH_STARTED.countDown();
       BOTH_STARTED.await(3, TimeUnit.SECONDS);
     }
+  }
+
+  /** A team's own job, given to the extension: never discovered, never started here. */
+  static final class TeamPipeline implements PipelineProvider {
+    private final String name;
+
+    TeamPipeline(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public String description() {
+      return "A team's job the extension's tests give it and never start.";
+    }
+
+    @Override
+    public PipelineUnderTest start(PipelineConfig config) {
+      throw new UnsupportedOperationException("never started");
+    }
+  }
+
+  static class GivenPipelines {
+    @RegisterExtension
+    static final ReliabilityLabExtension lab =
+        ReliabilityLabExtension.forPipeline(new TeamPipeline("team-job"))
+            .withPipeline(new TeamPipeline("team-job-broken"))
+            .withSource(new UnreachableSource());
+
+    @Test
+    void theGivenPipelineIsTheDefault() {
+      assertThat(lab.scenario().plan().pipeline()).isEqualTo("team-job");
+    }
+
+    @Test
+    void aScenarioPicksAnotherByName() {
+      assertThat(lab.scenario().pipeline("team-job-broken").plan().pipeline())
+          .isEqualTo("team-job-broken");
+      assertThat(lab.scenario().pipeline(UnstartablePipeline.NAME).plan().pipeline())
+          .isEqualTo(UnstartablePipeline.NAME);
+    }
+
+    @Test
+    void anUnknownNameIsRefusedNamingTheKnownOnes() {
+      assertThatThrownBy(() -> lab.scenario().pipeline("nope"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("No pipeline 'nope'")
+          .hasMessageContaining("team-job-broken")
+          .hasMessageContaining("withPipeline(provider)");
+    }
+  }
+
+  static class GivenPipelineClash {
+    @RegisterExtension
+    static final ReliabilityLabExtension lab =
+        ReliabilityLabExtension.forPipeline(new TeamPipeline(UnstartablePipeline.NAME))
+            .withSource(new UnreachableSource());
+
+    @Test
+    void neverRuns() {}
   }
 }
