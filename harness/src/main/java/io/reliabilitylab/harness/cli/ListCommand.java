@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.runner.discovery.DiscoveryProblem;
-import io.reliabilitylab.runner.discovery.Plugins;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultVariant;
@@ -57,9 +57,9 @@ final class ListCommand implements Callable<Integer> {
   public Integer call() throws JsonProcessingException {
     List<Group> groups =
         List.of(
-            group("Pipelines", Plugins.pipelines(pluginClassLoader), plugin -> null),
-            group("Faults", Plugins.faults(pluginClassLoader), ListCommand::requirements),
-            group("Checks", Plugins.checks(pluginClassLoader), plugin -> null));
+            group("Pipelines", Discovered.pipelines(pluginClassLoader), plugin -> null),
+            group("Faults", Discovered.faults(pluginClassLoader), ListCommand::requirements),
+            group("Checks", Discovered.checks(pluginClassLoader), plugin -> null));
     List<DiscoveryProblem> problems = new ArrayList<>();
     groups.forEach(group -> problems.addAll(group.problems()));
 
@@ -168,7 +168,7 @@ final class ListCommand implements Callable<Integer> {
   }
 
   private static <T extends Named> Group group(
-      String title, Plugins<T> plugins, Function<T, @Nullable List<String>> requires) {
+      String title, Discovered<T> plugins, Function<T, @Nullable List<String>> requires) {
     List<Entry> entries = new ArrayList<>();
     for (T plugin : plugins.all()) {
       entries.add(

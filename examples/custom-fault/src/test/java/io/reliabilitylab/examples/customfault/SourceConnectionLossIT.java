@@ -7,7 +7,7 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.PlannedFault;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
@@ -73,9 +73,9 @@ class SourceConnectionLossIT {
         new ScenarioRunner(
             SOURCE,
             runs,
-            Plugins.pipelines(classPath).requireNoProblems().all(),
-            Plugins.checks(classPath).requireNoProblems().all(),
-            Plugins.faults(classPath).requireNoProblems().all(),
+            Discovered.pipelines(classPath).requireNoProblems().all(),
+            Discovered.checks(classPath).requireNoProblems().all(),
+            Discovered.faults(classPath).requireNoProblems().all(),
             List.of("junit", getClass().getSimpleName()),
             Clock.systemUTC());
 

@@ -36,19 +36,19 @@ import org.slf4j.LoggerFactory;
  * proceeds with a plugin other than the one the user meant.
  *
  * <pre>{@code
- * Plugins<FaultInjector> faults = Plugins.faults(getClass().getClassLoader());
+ * Discovered<FaultInjector> faults = Discovered.faults(getClass().getClassLoader());
  * List<FaultInjector> chosen = faults.select("task-failure,checkpoint-failure");
  * }</pre>
  *
  * @param <T> the SPI type
  */
 @API(status = EXPERIMENTAL)
-public final class Plugins<T extends Named> {
+public final class Discovered<T extends Named> {
 
   /** The selection that means every available implementation, in name order. */
   public static final String ALL = "all";
 
-  private static final Logger LOG = LoggerFactory.getLogger(Plugins.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Discovered.class);
 
   /** A class loader whose service files cannot be read fails on every step; stop eventually. */
   private static final int MAX_PROVIDER_ERRORS = 1_000;
@@ -58,7 +58,7 @@ public final class Plugins<T extends Named> {
   private final SortedMap<String, T> byName;
   private final List<DiscoveryProblem> problems;
 
-  private Plugins(
+  private Discovered(
       Class<T> type, String kind, SortedMap<String, T> byName, List<DiscoveryProblem> problems) {
     this.type = type;
     this.kind = kind;
@@ -67,17 +67,17 @@ public final class Plugins<T extends Named> {
   }
 
   /** The fault injectors registered on {@code classLoader}. */
-  public static Plugins<FaultInjector> faults(ClassLoader classLoader) {
+  public static Discovered<FaultInjector> faults(ClassLoader classLoader) {
     return load(FaultInjector.class, classLoader);
   }
 
   /** The reconciliation checks registered on {@code classLoader}. */
-  public static Plugins<ReconciliationCheck> checks(ClassLoader classLoader) {
+  public static Discovered<ReconciliationCheck> checks(ClassLoader classLoader) {
     return load(ReconciliationCheck.class, classLoader);
   }
 
   /** The pipeline providers registered on {@code classLoader}. */
-  public static Plugins<PipelineProvider> pipelines(ClassLoader classLoader) {
+  public static Discovered<PipelineProvider> pipelines(ClassLoader classLoader) {
     return load(PipelineProvider.class, classLoader);
   }
 
@@ -85,7 +85,7 @@ public final class Plugins<T extends Named> {
    * Finds every implementation of {@code type} registered in {@code META-INF/services} on {@code
    * classLoader}, instantiates each once and records what is wrong with the others.
    */
-  public static <T extends Named> Plugins<T> load(Class<T> type, ClassLoader classLoader) {
+  public static <T extends Named> Discovered<T> load(Class<T> type, ClassLoader classLoader) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(classLoader, "classLoader");
     String kind = kindOf(type);
@@ -131,7 +131,7 @@ public final class Plugins<T extends Named> {
         });
     LOG.debug("Discovered {} {}(s): {}", byName.size(), kind, byName.keySet());
     problems.forEach(problem -> LOG.debug("Discovery problem: {}", problem.message()));
-    return new Plugins<>(type, kind, byName, problems);
+    return new Discovered<>(type, kind, byName, problems);
   }
 
   /** The SPI these implementations belong to. */
@@ -164,7 +164,7 @@ public final class Plugins<T extends Named> {
    *
    * @throws DiscoveryException naming every problem
    */
-  public Plugins<T> requireNoProblems() {
+  public Discovered<T> requireNoProblems() {
     if (problems.isEmpty()) {
       return this;
     }
