@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Loading never throws for a bad plugin: a class that is missing, is not an implementation,
  * fails in its constructor, has an invalid name or shares its name with another is recorded as a
- * {@link DiscoveryProblem}. Selecting then fails fast while any problem is present, so a run never
- * proceeds with a plugin other than the one the user meant.
+ * {@link DiscoveryProblem}; over a {@link PluginClassLoader}, so is each jar of the plugin path it
+ * left out. Selecting then fails fast while any problem is present, so a run never proceeds with a
+ * plugin other than the one the user meant.
  *
  * <pre>{@code
  * Discovered<FaultInjector> faults = Discovered.faults(getClass().getClassLoader());
@@ -89,7 +90,7 @@ public final class Discovered<T extends Named> {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(classLoader, "classLoader");
     String kind = kindOf(type);
-    List<DiscoveryProblem> problems = new ArrayList<>();
+    List<DiscoveryProblem> problems = new ArrayList<>(pluginPathProblems(classLoader));
     Map<String, List<T>> candidates = new TreeMap<>();
 
     Iterator<T> providers = ServiceLoader.load(type, classLoader).iterator();
@@ -102,9 +103,11 @@ public final class Discovered<T extends Named> {
           break;
         }
         provider = providers.next();
-      } catch (ServiceConfigurationError e) {
+      } catch (ServiceConfigurationError | LinkageError e) {
+        // A LinkageError (a provider class whose superclass is missing, say) escapes the
+        // ServiceLoader unwrapped; the loader has moved past that line, so go on as for the rest.
         errors++;
-        DiscoveryProblem problem = brokenProvider(kind, type, e);
+        DiscoveryProblem problem = brokenProvider(kind, type, classLoader, e);
         if (problem.message().equals(previousError)) {
           // The same error again means the loader cannot move past it (an unreadable services
           // file fails on every step): report it once and stop.
@@ -378,9 +381,23 @@ public final class Discovered<T extends Named> {
     return checkedName;
   }
 
+  /** The jars a {@link PluginClassLoader} among {@code classLoader} and its parents left out. */
+  private static List<DiscoveryProblem> pluginPathProblems(ClassLoader classLoader) {
+    List<DiscoveryProblem> problems = new ArrayList<>();
+    for (ClassLoader loader = classLoader; loader != null; loader = loader.getParent()) {
+      if (loader instanceof PluginClassLoader plugins) {
+        problems.addAll(plugins.problems());
+      }
+    }
+    return problems;
+  }
+
   private static DiscoveryProblem brokenProvider(
-      String kind, Class<?> type, ServiceConfigurationError error) {
-    String message = Objects.requireNonNullElse(error.getMessage(), error.toString());
+      String kind, Class<?> type, ClassLoader classLoader, Throwable error) {
+    String message =
+        error instanceof ServiceConfigurationError
+            ? Objects.requireNonNullElse(error.getMessage(), error.toString())
+            : "a provider fails to load: " + oneLine(error);
     // The JDK prefixes the service type; the rest names the provider and what went wrong.
     String prefix = type.getName() + ": ";
     if (message.startsWith(prefix)) {
@@ -392,9 +409,17 @@ public final class Discovered<T extends Named> {
     if (cause != null) {
       line.append(" (").append(oneLine(rootCause(cause))).append(')');
     }
-    line.append(". Fix or remove the jar that lists it in META-INF/services/")
-        .append(type.getName())
-        .append('.');
+    String services = PluginJar.SERVICES + type.getName();
+    List<String> listing = ServiceFiles.listing(services, classLoader, message);
+    if (listing.isEmpty()) {
+      line.append(". Fix or remove the jar that lists it in ").append(services).append('.');
+    } else {
+      line.append(". Fix or remove ")
+          .append(String.join(" or ", listing))
+          .append(", which lists it in ")
+          .append(services)
+          .append('.');
+    }
     return new DiscoveryProblem(kind, Reason.BROKEN_PROVIDER, line.toString());
   }
 
@@ -432,7 +457,7 @@ public final class Discovered<T extends Named> {
     return current;
   }
 
-  private static String oneLine(Throwable throwable) {
+  static String oneLine(Throwable throwable) {
     String message = throwable.getMessage();
     String text =
         message == null || message.isBlank()
