@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.runner.discovery.DiscoveryProblem.Reason;
+import io.reliabilitylab.runner.discovery.testplugins.TestJars;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import java.net.URL;
 import java.net.URLClassLoader;

@@ -1,4 +1,4 @@
-package io.reliabilitylab.runner.discovery;
+package io.reliabilitylab.runner.discovery.testplugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,43 +25,43 @@ import javax.tools.ToolProvider;
  * Writes plugin jars at test time from Java sources compiled against the SPI, so that their classes
  * are on no class path but the jar's own.
  */
-final class TestJars {
+public final class TestJars {
 
   private TestJars() {}
 
   /** A jar's content: compiled sources plus literal entries (services files, say). */
-  static final class Content {
+  public static final class Content {
     private final Map<String, String> sources = new LinkedHashMap<>();
     private final Map<String, byte[]> entries = new LinkedHashMap<>();
     private final List<Path> classPath = new ArrayList<>();
 
     /** A source file {@code <binaryName>.java} to compile into the jar. */
-    Content source(String binaryName, String code) {
+    public Content source(String binaryName, String code) {
       sources.put(binaryName, code);
       return this;
     }
 
     /** {@code META-INF/services/<service>} listing {@code implementations}. */
-    Content services(Class<?> service, String... implementations) {
+    public Content services(Class<?> service, String... implementations) {
       return entry(
           "META-INF/services/" + service.getName(),
           (String.join("\n", implementations) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** An entry with exactly these bytes. */
-    Content entry(String name, byte[] bytes) {
+    public Content entry(String name, byte[] bytes) {
       entries.put(name, bytes);
       return this;
     }
 
     /** Another jar or directory the sources compile against (they always see the SPI). */
-    Content compiledAgainst(Path jarOrDirectory) {
+    public Content compiledAgainst(Path jarOrDirectory) {
       classPath.add(jarOrDirectory);
       return this;
     }
 
     /** Compiles the sources and writes the jar to {@code jar}; {@code work} holds the classes. */
-    Path writeTo(Path jar, Path work) throws IOException {
+    public Path writeTo(Path jar, Path work) throws IOException {
       Path classes = Files.createTempDirectory(work, "classes");
       if (!sources.isEmpty()) {
         compile(classes);
@@ -107,12 +107,12 @@ final class TestJars {
     }
   }
 
-  static Content content() {
+  public static Content content() {
     return new Content();
   }
 
   /** The jar or directory {@code type} was loaded from. */
-  static Path location(Class<?> type) {
+  public static Path location(Class<?> type) {
     try {
       return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
@@ -121,7 +121,7 @@ final class TestJars {
   }
 
   /** The source of a check named {@code name} in class {@code binaryName}. */
-  static String check(String binaryName, String name) {
+  public static String check(String binaryName, String name) {
     int dot = binaryName.lastIndexOf('.');
     return "package "
         + binaryName.substring(0, dot)
