@@ -199,18 +199,14 @@ public final class PluginClassLoader extends URLClassLoader {
         return listed
             + ", but neither the jar nor the lab has that class: correct the services file or"
             + " rebuild the jar";
-      } catch (UnsupportedClassVersionError e) {
-        return describe(jar.path())
-            + ": its "
-            + kind
-            + " "
-            + implementation
-            + " was compiled for a newer Java than "
-            + Runtime.version().feature()
-            + " ("
-            + Discovered.oneLine(e)
-            + "): compile it for Java 17";
       } catch (LinkageError e) {
+        String remedy =
+            e instanceof UnsupportedClassVersionError
+                ? "it was compiled for a newer Java than this one ("
+                    + Runtime.version().feature()
+                    + "): compile it for Java 17"
+                : "put the jars it needs on the plugin path too, or rebuild it against this lab's"
+                    + " SPI";
         return describe(jar.path())
             + ": its "
             + kind
@@ -218,8 +214,8 @@ public final class PluginClassLoader extends URLClassLoader {
             + implementation
             + " fails to load ("
             + Discovered.oneLine(e)
-            + "): put the jars it needs on the plugin path too, or rebuild it against this"
-            + " lab's SPI";
+            + "): "
+            + remedy;
       }
       if (!service.isAssignableFrom(type)) {
         return listed

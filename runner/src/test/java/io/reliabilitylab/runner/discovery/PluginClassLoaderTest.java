@@ -265,8 +265,9 @@ class PluginClassLoaderTest {
             .singleElement()
             .asString()
             .startsWith("Plugin jar " + future + ": its check com.example.good.JarCheck")
-            .contains("was compiled for a newer Java than " + Runtime.version().feature())
-            .contains("compile it for Java 17");
+            .contains("fails to load (UnsupportedClassVersionError")
+            .contains("compiled for a newer Java than this one (" + Runtime.version().feature())
+            .endsWith("): compile it for Java 17; it was not loaded.");
       }
     }
 
