@@ -1,6 +1,6 @@
 package io.reliabilitylab.junit;
 
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -85,6 +85,6 @@ record LabPlugins(
 
   // The lab's one loader, called from this one place.
   private static <T extends Named> List<T> discover(Class<T> type, ClassLoader classLoader) {
-    return Plugins.load(type, classLoader).requireNoProblems().all();
+    return Discovered.load(type, classLoader).requireNoProblems().all();
   }
 }

@@ -2,7 +2,7 @@ package io.reliabilitylab.site;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -55,9 +55,9 @@ public final class Catalogue {
   public static Catalogue discover(ClassLoader classLoader) {
     Objects.requireNonNull(classLoader, "classLoader");
     return new Catalogue(
-        Plugins.faults(classLoader).requireNoProblems().all(),
-        Plugins.checks(classLoader).requireNoProblems().all(),
-        Plugins.pipelines(classLoader).requireNoProblems().all());
+        Discovered.faults(classLoader).requireNoProblems().all(),
+        Discovered.checks(classLoader).requireNoProblems().all(),
+        Discovered.pipelines(classLoader).requireNoProblems().all());
   }
 
   /** The faults listed, in name order. */

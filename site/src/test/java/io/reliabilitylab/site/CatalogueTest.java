@@ -2,7 +2,7 @@ package io.reliabilitylab.site;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultVariant;
@@ -29,7 +29,7 @@ class CatalogueTest {
 
   @Test
   void theBuiltInsAreDiscovered() {
-    assertThat(Plugins.faults(LOADER).names())
+    assertThat(Discovered.faults(LOADER).names())
         .contains(
             "task-exception",
             "task-failure",
@@ -40,7 +40,7 @@ class CatalogueTest {
             "poison-message",
             "broker-restart",
             "duplicate-redelivery");
-    assertThat(Plugins.checks(LOADER).names())
+    assertThat(Discovered.checks(LOADER).names())
         .contains(
             "snapshot-diff",
             "event-id-audit",
@@ -49,12 +49,12 @@ class CatalogueTest {
             "current-changelog-consistency",
             "offset-checkpoint-snapshot-linkage",
             "dlq-integrity");
-    assertThat(Plugins.pipelines(LOADER).names()).contains("direct", "broker");
+    assertThat(Discovered.pipelines(LOADER).names()).contains("direct", "broker");
   }
 
   @Test
   void everyFaultAndEveryVariantIsListed() {
-    for (FaultInjector fault : Plugins.faults(LOADER).all()) {
+    for (FaultInjector fault : Discovered.faults(LOADER).all()) {
       assertThat(html).contains("<h3 id=\"" + Markdown.slug(fault.name()) + "\">" + fault.name());
       for (FaultVariant variant : fault.variants()) {
         assertThat(html)
@@ -72,11 +72,11 @@ class CatalogueTest {
 
   @Test
   void everyCheckAndPipelineIsListed() {
-    for (ReconciliationCheck check : Plugins.checks(LOADER).all()) {
+    for (ReconciliationCheck check : Discovered.checks(LOADER).all()) {
       assertThat(html).contains("<h3 id=\"" + Markdown.slug(check.name()) + "\">" + check.name());
       assertThat(html).contains(PageTemplate.escape(check.description()));
     }
-    for (PipelineProvider pipeline : Plugins.pipelines(LOADER).all()) {
+    for (PipelineProvider pipeline : Discovered.pipelines(LOADER).all()) {
       assertThat(html).contains("<h3 id=\"" + pipeline.name() + "\">" + pipeline.name());
       pipeline
           .optionalOptions()
@@ -88,7 +88,7 @@ class CatalogueTest {
   void positionsAndDeclaredParametersAreShown() {
     assertThat(html).contains("<code>after-event:K</code>", "<code>snapshot-phase:K</code>");
     // task-failure documents its 'replacement' parameter
-    assertThat(Catalogue.declaredParameters(Plugins.faults(LOADER).get("task-failure")))
+    assertThat(Catalogue.declaredParameters(Discovered.faults(LOADER).get("task-failure")))
         .containsKey("replacement");
     assertThat(html).contains("<code>replacement</code>");
   }

@@ -2,14 +2,19 @@ package io.reliabilitylab.examples.launcher;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.security.CodeSource;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code Main-Class} of {@code reliability-lab.jar}: checks that the JVM is one the lab runs
- * on, then hands over to the harness command line.
+ * on, tells the command line where the jar is (for its {@code plugins/} directory), then hands over
+ * to the harness command line.
  *
  * <p>This class is compiled for Java 8 and must not touch the lab's Java 17 classes before the
  * check; it reaches the command line by reflection for that reason.
@@ -28,6 +33,12 @@ public final class Launcher {
 
   static final String COMMAND_LINE = "io.reliabilitylab.harness.cli.ReliabilityLab";
 
+  /**
+   * The command line's {@code ReliabilityLab.HOME_PROPERTY}: the directory of this jar, whose
+   * {@code plugins/} directory is on the plugin path.
+   */
+  static final String HOME_PROPERTY = "reliability-lab.home";
+
   private Launcher() {}
 
   /** Checks the Java version and runs the command line with {@code args}. */
@@ -41,6 +52,12 @@ public final class Launcher {
       System.err.println(refusal);
       System.exit(USAGE_OR_ENVIRONMENT);
       return;
+    }
+    if (System.getProperty(HOME_PROPERTY) == null) {
+      String home = home(codeLocation());
+      if (home != null) {
+        System.setProperty(HOME_PROPERTY, home);
+      }
     }
     Method main;
     try {
@@ -87,6 +104,24 @@ public final class Launcher {
         + " ("
         + javaHome
         + "); run it with a JDK 17 or 21, for example <jdk-17>/bin/java -jar reliability-lab.jar.";
+  }
+
+  /** The directory of {@code jar} when it is a jar file; {@code null} otherwise. */
+  static @Nullable String home(@Nullable URL jar) {
+    if (jar == null || !"file".equals(jar.getProtocol()) || !jar.getPath().endsWith(".jar")) {
+      return null;
+    }
+    try {
+      File directory = new File(jar.toURI()).getAbsoluteFile().getParentFile();
+      return directory == null ? null : directory.getPath();
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable URL codeLocation() {
+    CodeSource source = Launcher.class.getProtectionDomain().getCodeSource();
+    return source == null ? null : source.getLocation();
   }
 
   /** The feature release number: 8 for {@code 1.8}, 17 for {@code 17}; -1 when unreadable. */

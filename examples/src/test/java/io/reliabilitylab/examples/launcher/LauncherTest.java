@@ -2,7 +2,10 @@ package io.reliabilitylab.examples.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.harness.cli.ReliabilityLab;
 import io.reliabilitylab.record.ExitCode;
+import java.io.File;
+import java.net.URL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +38,18 @@ class LauncherTest {
   @Test
   void refusesWithTheHarnessUsageExitCode() {
     assertThat(Launcher.USAGE_OR_ENVIRONMENT).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+  }
+
+  @Test
+  void tellsTheCommandLineWhereTheJarIs() throws Exception {
+    assertThat(Launcher.HOME_PROPERTY).isEqualTo(ReliabilityLab.HOME_PROPERTY);
+    assertThat(Launcher.home(new URL("file:/opt/lab/reliability-lab.jar")))
+        .isEqualTo(new File("/opt/lab").getPath());
+    assertThat(Launcher.home(new URL("file:/opt/lab%20two/reliability-lab.jar")))
+        .isEqualTo(new File("/opt/lab two").getPath());
+    assertThat(Launcher.home(new URL("file:/work/examples/target/classes/"))).isNull();
+    assertThat(Launcher.home(new URL("jar:file:/opt/lab/x.jar!/"))).isNull();
+    assertThat(Launcher.home(null)).isNull();
   }
 
   @Test

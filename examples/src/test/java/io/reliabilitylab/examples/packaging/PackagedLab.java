@@ -2,6 +2,7 @@ package io.reliabilitylab.examples.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.runner.discovery.PluginPath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Where the build left the runnable lab, and how to run it as a user would. */
@@ -60,7 +62,20 @@ final class PackagedLab {
   /** As {@link #run(Path, Path, String...)}, for a command that takes longer. */
   static Outcome run(Duration timeout, Path java, Path workingDirectory, String... args)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(java.toString(), "-jar", jar().toString()));
+    return run(new Launch(java, jar(), Map.of()), timeout, workingDirectory, args);
+  }
+
+  /**
+   * How to start the lab: which {@code java}, which copy of {@code reliability-lab.jar} (a copy has
+   * its own {@code plugins/} directory) and which environment variables to add.
+   */
+  record Launch(Path java, Path jar, Map<String, String> environment) {}
+
+  /** Runs {@code <java> -jar <jar> args} from {@code workingDirectory} as {@code launch} says. */
+  static Outcome run(Launch launch, Duration timeout, Path workingDirectory, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(List.of(launch.java().toString(), "-jar", launch.jar().toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(workingDirectory, "out", ".txt");
     Path err = Files.createTempFile(workingDirectory, "err", ".txt");
@@ -72,6 +87,9 @@ final class PackagedLab {
     // A JAVA_TOOL_OPTIONS of the machine would add a "Picked up ..." line to stderr.
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     builder.environment().remove("JDK_JAVA_OPTIONS");
+    // Only the plugin path a test names.
+    builder.environment().remove(PluginPath.ENVIRONMENT_VARIABLE);
+    builder.environment().putAll(launch.environment());
     Process process = builder.start();
     if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();

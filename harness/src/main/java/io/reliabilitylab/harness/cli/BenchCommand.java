@@ -6,7 +6,7 @@ import io.reliabilitylab.harness.bench.BenchMode;
 import io.reliabilitylab.harness.bench.BenchReport;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunId;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.io.PrintWriter;
@@ -136,7 +136,7 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     BenchConfig config = config();
     PipelineProvider provider =
-        Plugins.pipelines(pluginClassLoader).requireNoProblems().get(pipeline);
+        Discovered.pipelines(pluginClassLoader).requireNoProblems().get(pipeline);
     PrintWriter printer = spec.commandLine().getOut();
     PrintWriter progress = spec.commandLine().getErr();
     try (SourceDatabase source = sourceOptions.open()) {

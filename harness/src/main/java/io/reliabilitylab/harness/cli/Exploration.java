@@ -4,7 +4,7 @@ import io.reliabilitylab.harness.explore.ExploreSpace;
 import io.reliabilitylab.harness.explore.Explorer;
 import io.reliabilitylab.harness.explore.ScenarioTrials;
 import io.reliabilitylab.runner.ScenarioRunner;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -39,9 +39,10 @@ final class Exploration implements AutoCloseable {
       Path out,
       List<String> commandLine)
       throws Exception {
-    Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
+    Discovered<PipelineProvider> pipelines =
+        Discovered.pipelines(pluginClassLoader).requireNoProblems();
     PipelineProvider provider = pipelines.get(pipeline);
-    List<FaultInjector> faults = Plugins.faults(pluginClassLoader).requireNoProblems().all();
+    List<FaultInjector> faults = Discovered.faults(pluginClassLoader).requireNoProblems().all();
     ExploreSpace space;
     try {
       space = new ExploreSpace(faults, provider.capabilities());
@@ -55,7 +56,7 @@ final class Exploration implements AutoCloseable {
               source,
               out,
               pipelines.all(),
-              Plugins.checks(pluginClassLoader).requireNoProblems().all(),
+              Discovered.checks(pluginClassLoader).requireNoProblems().all(),
               faults,
               commandLine,
               Clock.systemUTC());

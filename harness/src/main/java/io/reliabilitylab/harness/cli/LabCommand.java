@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
       "A run starts a pipeline (MySQL/MariaDB -> Flink -> Iceberg, directly or through Kafka),"
           + " injects faults (task failure, checkpoint failure, broker restart, poison message,"
           + " ...), then reconciles source and sink with checks and writes a run record. Faults,"
-          + " checks and pipelines are plugins found on the class path by name."
+          + " checks and pipelines are plugins found by name on the class path and in the plugins/"
+          + " directory next to reliability-lab.jar (see 'list --help')."
     },
     optionListHeading = "%nOptions:%n",
     commandListHeading = "%nCommands:%n",

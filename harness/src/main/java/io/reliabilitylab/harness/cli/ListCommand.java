@@ -4,17 +4,22 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.runner.discovery.DiscoveryProblem;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.PluginClassLoader;
+import io.reliabilitylab.runner.discovery.PluginOrigin;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -32,11 +37,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Lists every discovered pipeline, fault and check, one line each.",
       "",
-      "Plugins are found on the class path, grouped, each with its description; faults also"
+      "Plugins are found on the lab's class path (built-in) and on the plugin path: the"
+          + " plugins/ directory next to reliability-lab.jar, $SRL_PLUGIN_PATH and --plugin-path."
+          + " They are grouped, each with its description and where it came from; faults also"
           + " show the pipeline capabilities they require. Add --json for a machine-readable"
           + " listing.",
-      "Exits with 2 when a registered plugin is broken, badly named or shares its name with"
-          + " another (the problems are listed)."
+      "Exits with 2 when a plugin jar or a registered plugin is broken, badly named or shares its"
+          + " name with another (the problems are listed)."
     })
 final class ListCommand implements Callable<Integer> {
 
@@ -57,24 +64,33 @@ final class ListCommand implements Callable<Integer> {
   public Integer call() throws JsonProcessingException {
     List<Group> groups =
         List.of(
-            group("Pipelines", Plugins.pipelines(pluginClassLoader), plugin -> null),
-            group("Faults", Plugins.faults(pluginClassLoader), ListCommand::requirements),
-            group("Checks", Plugins.checks(pluginClassLoader), plugin -> null));
-    List<DiscoveryProblem> problems = new ArrayList<>();
-    groups.forEach(group -> problems.addAll(group.problems()));
+            group("Pipelines", Discovered.pipelines(pluginClassLoader), plugin -> null),
+            group("Faults", Discovered.faults(pluginClassLoader), ListCommand::requirements),
+            group("Checks", Discovered.checks(pluginClassLoader), plugin -> null));
+    // A jar left out of the plugin path is a problem of every group: report it once.
+    Set<DiscoveryProblem> unique = new LinkedHashSet<>();
+    groups.forEach(group -> unique.addAll(group.problems()));
+    List<DiscoveryProblem> problems = List.copyOf(unique);
+    List<Path> pluginJars =
+        pluginClassLoader instanceof PluginClassLoader plugins ? plugins.jars() : List.of();
 
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(toJson(groups, problems));
+      out.println(toJson(groups, pluginJars, problems));
     } else {
       printText(out, groups);
+      if (pluginClassLoader instanceof PluginClassLoader) {
+        out.println();
+        out.println(
+            pluginJars.isEmpty()
+                ? "Plugin jars: none loaded"
+                : "Plugin jars (" + pluginJars.size() + "):");
+        pluginJars.forEach(jar -> out.println("  " + jar));
+      }
       if (!problems.isEmpty()) {
         PrintWriter err = spec.commandLine().getErr();
         err.println(
-            spec.qualifiedName()
-                + ": "
-                + problems.size()
-                + " problem(s) with the plugins on the class path:");
+            spec.qualifiedName() + ": " + problems.size() + " problem(s) with the plugins:");
         problems.forEach(problem -> err.println("  - " + problem.message()));
       }
     }
@@ -105,6 +121,7 @@ final class ListCommand implements Callable<Integer> {
                       ? "(requires no capability)"
                       : "(requires: " + String.join(", ", requires) + ")");
         }
+        line.append("  [").append(entry.origin().text()).append(']');
         out.println(line);
         // A fault with only its plain variant needs no second line.
         for (FaultVariant variant :
@@ -122,7 +139,8 @@ final class ListCommand implements Callable<Integer> {
     }
   }
 
-  private static String toJson(List<Group> groups, List<DiscoveryProblem> problems)
+  private static String toJson(
+      List<Group> groups, List<Path> pluginJars, List<DiscoveryProblem> problems)
       throws JsonProcessingException {
     Map<String, Object> document = new LinkedHashMap<>();
     for (Group group : groups) {
@@ -149,10 +167,13 @@ final class ListCommand implements Callable<Integer> {
           fields.put("variants", variants);
         }
         fields.put("class", entry.className());
+        fields.put("origin", entry.origin().builtIn() ? "built-in" : "plugin");
+        fields.put("location", entry.origin().location());
         entries.add(fields);
       }
       document.put(group.title().toLowerCase(Locale.ROOT), entries);
     }
+    document.put("plugin_jars", pluginJars.stream().map(Path::toString).toList());
     List<Map<String, String>> problemList = new ArrayList<>();
     for (DiscoveryProblem problem : problems) {
       problemList.add(
@@ -168,7 +189,7 @@ final class ListCommand implements Callable<Integer> {
   }
 
   private static <T extends Named> Group group(
-      String title, Plugins<T> plugins, Function<T, @Nullable List<String>> requires) {
+      String title, Discovered<T> plugins, Function<T, @Nullable List<String>> requires) {
     List<Entry> entries = new ArrayList<>();
     for (T plugin : plugins.all()) {
       entries.add(
@@ -177,6 +198,7 @@ final class ListCommand implements Callable<Integer> {
               Errors.oneLine(plugin.description()),
               requires.apply(plugin),
               plugin.getClass().getName(),
+              PluginOrigin.of(plugin.getClass()),
               plugin instanceof FaultInjector fault ? fault.variants() : List.of()));
     }
     return new Group(title, entries, plugins.problems());
@@ -193,5 +215,6 @@ final class ListCommand implements Callable<Integer> {
       String description,
       @Nullable List<String> requires,
       String className,
+      PluginOrigin origin,
       List<FaultVariant> variants) {}
 }

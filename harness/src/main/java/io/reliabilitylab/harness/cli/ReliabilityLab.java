@@ -4,20 +4,32 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.harness.secrets.LabLogging;
 import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.PluginClassLoader;
+import io.reliabilitylab.runner.discovery.PluginPath;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code reliability-lab} command line. {@link #main} runs it for a process; {@link #execute}
  * runs it for a test and returns the exit code instead of exiting.
+ *
+ * <p>Commands discover plugins on the lab's class loader extended with the jars of the plugin path:
+ * the one given to the constructor (for a process, the {@code plugins/} directory next to {@code
+ * reliability-lab.jar} and {@code $SRL_PLUGIN_PATH}) followed by the command's {@code
+ * --plugin-path} values.
  *
  * <pre>{@code
  * StringWriter out = new StringWriter();
@@ -30,18 +42,40 @@ public final class ReliabilityLab {
 
   static final String NAME = "reliability-lab";
 
+  /**
+   * The system property that names the directory of {@code reliability-lab.jar}, whose {@code
+   * plugins/} directory {@link #main} puts on the plugin path; the jar's launcher sets it.
+   */
+  public static final String HOME_PROPERTY = "reliability-lab.home";
+
+  /** The commands that discover plugins, and so take {@code --plugin-path}. */
+  private static final List<String> DISCOVERING_COMMANDS =
+      List.of("bench", "list", "run", "explore", "replay");
+
   private final PrintWriter out;
   private final PrintWriter err;
-  private final ClassLoader pluginClassLoader;
+  private final ClassLoader labClassLoader;
+  private final PluginPath pluginPath;
 
   /**
    * A command line that writes to {@code out} and {@code err} and discovers faults, checks and
-   * pipelines on {@code pluginClassLoader}.
+   * pipelines on {@code pluginClassLoader} (and on the jars a command's {@code --plugin-path}
+   * names).
    */
   public ReliabilityLab(PrintWriter out, PrintWriter err, ClassLoader pluginClassLoader) {
+    this(out, err, pluginClassLoader, PluginPath.empty());
+  }
+
+  /**
+   * A command line that discovers plugins on {@code labClassLoader} extended with the jars of
+   * {@code pluginPath} and of a command's {@code --plugin-path}.
+   */
+  public ReliabilityLab(
+      PrintWriter out, PrintWriter err, ClassLoader labClassLoader, PluginPath pluginPath) {
     this.out = Objects.requireNonNull(out, "out");
     this.err = Objects.requireNonNull(err, "err");
-    this.pluginClassLoader = Objects.requireNonNull(pluginClassLoader, "pluginClassLoader");
+    this.labClassLoader = Objects.requireNonNull(labClassLoader, "labClassLoader");
+    this.pluginPath = Objects.requireNonNull(pluginPath, "pluginPath");
   }
 
   /** Runs the command line and exits the JVM with its {@link ExitCode}. */
@@ -59,7 +93,34 @@ public final class ReliabilityLab {
     if (loader == null) {
       loader = ReliabilityLab.class.getClassLoader();
     }
-    System.exit(new ReliabilityLab(out, err, loader).execute(args));
+    PluginPath pluginPath;
+    try {
+      pluginPath =
+          defaultPluginPath(
+              System.getProperty(HOME_PROPERTY), System.getenv(PluginPath.ENVIRONMENT_VARIABLE));
+    } catch (IllegalArgumentException e) {
+      err.println(NAME + ": $" + PluginPath.ENVIRONMENT_VARIABLE + ": " + e.getMessage() + ".");
+      System.exit(ExitCode.USAGE_OR_ENVIRONMENT.code());
+      return;
+    }
+    System.exit(new ReliabilityLab(out, err, loader, pluginPath).execute(args));
+  }
+
+  /**
+   * The {@code plugins/} directory in {@code home} when there is one, then the entries of {@code
+   * environment} ({@code $SRL_PLUGIN_PATH}).
+   *
+   * @throws IllegalArgumentException when {@code environment} holds something that is not a path
+   */
+  static PluginPath defaultPluginPath(@Nullable String home, @Nullable String environment) {
+    PluginPath path = PluginPath.empty();
+    if (home != null && !home.isBlank()) {
+      Path directory = Path.of(home).resolve(PluginPath.DIRECTORY);
+      if (Files.isDirectory(directory)) {
+        path = PluginPath.of(directory);
+      }
+    }
+    return path.plus(PluginPath.parse(environment));
   }
 
   /**
@@ -70,8 +131,14 @@ public final class ReliabilityLab {
   public int execute(String... args) {
     Objects.requireNonNull(args, "args");
     try {
-      return commandLine(List.of(args)).execute(args);
-    } catch (RuntimeException e) {
+      PluginPath path = pluginPath.plus(pluginPathOption(args));
+      if (path.isEmpty()) {
+        return commandLine(labClassLoader, List.of(args)).execute(args);
+      }
+      try (PluginClassLoader plugins = PluginClassLoader.open(path, labClassLoader)) {
+        return executeWith(plugins, args);
+      }
+    } catch (IOException | RuntimeException e) {
       // picocli reports through the handlers below; this catches failures of the handlers' setup.
       err.println(NAME + ": " + Errors.oneLine(e));
       return ExitCode.USAGE_OR_ENVIRONMENT.code();
@@ -81,7 +148,44 @@ public final class ReliabilityLab {
     }
   }
 
-  CommandLine commandLine(List<String> arguments) {
+  /**
+   * Runs the command with {@code plugins} as the context class loader too, for libraries (Flink,
+   * Iceberg) that load a plugin's classes by name through it.
+   */
+  private int executeWith(PluginClassLoader plugins, String... args) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(plugins);
+    try {
+      return commandLine(plugins, List.of(args)).execute(args);
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /**
+   * The {@code --plugin-path} values in {@code args}, read by a parse of its own: the commands need
+   * the class loader they discover on before the real parse.
+   */
+  private PluginPath pluginPathOption(String... args) {
+    ParseResult parsed;
+    try {
+      parsed = commandLine(labClassLoader, List.of(args)).parseArgs(args);
+    } catch (ParameterException e) {
+      // The real parse reports it.
+      return PluginPath.empty();
+    }
+    PluginPath path = PluginPath.empty();
+    for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+      List<PluginPath> values = level.matchedOptionValue(PluginPathOption.NAME, List.of());
+      for (PluginPath value : values) {
+        path = path.plus(value);
+      }
+    }
+    return path;
+  }
+
+  private CommandLine commandLine(ClassLoader pluginClassLoader, List<String> arguments) {
     CommandLine commandLine = new CommandLine(new LabCommand());
     commandLine.addSubcommand(new BenchCommand(pluginClassLoader));
     commandLine.addSubcommand(new ListCommand(pluginClassLoader));
@@ -93,6 +197,9 @@ public final class ReliabilityLab {
     commandLine.addSubcommand(new ExploreCommand(pluginClassLoader, invocation));
     commandLine.addSubcommand(new ReplayCommand(pluginClassLoader, invocation));
     commandLine.addSubcommand(new ReportCommand());
+    for (String name : DISCOVERING_COMMANDS) {
+      commandLine.getSubcommands().get(name).addMixin("pluginPath", new PluginPathOption());
+    }
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(e));

@@ -12,7 +12,7 @@ import io.reliabilitylab.runner.FaultSelection;
 import io.reliabilitylab.runner.PressureExercise;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -120,9 +120,11 @@ final class RunCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--events must be >= 0, got " + events + ".");
     }
-    Plugins<PipelineProvider> pipelines = Plugins.pipelines(pluginClassLoader).requireNoProblems();
+    Discovered<PipelineProvider> pipelines =
+        Discovered.pipelines(pluginClassLoader).requireNoProblems();
     PipelineProvider provider = pipelines.get(pipeline);
-    Plugins<FaultInjector> discoveredFaults = Plugins.faults(pluginClassLoader).requireNoProblems();
+    Discovered<FaultInjector> discoveredFaults =
+        Discovered.faults(pluginClassLoader).requireNoProblems();
     List<FaultSelection.Choice> selectedFaults;
     List<String> exercises;
     try {
@@ -139,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
               source,
               out,
               pipelines.all(),
-              Plugins.checks(pluginClassLoader).requireNoProblems().all(),
+              Discovered.checks(pluginClassLoader).requireNoProblems().all(),
               discoveredFaults.all(),
               commandLine,
               Clock.systemUTC());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.runner.discovery.PluginOrigin;
 import io.reliabilitylab.runner.discovery.testplugins.ScenarioClassLoader;
 import io.reliabilitylab.runner.discovery.testplugins.TestChecks;
 import java.io.PrintWriter;
@@ -194,22 +195,26 @@ class ReliabilityLabTest {
   class ListCommandOutput {
 
     @Test
-    void printsEachGroupSortedOneLineEach() {
+    void printsEachGroupSortedOneLineEachWithItsOrigin() {
       Run run = run("valid", "list");
       assertThat(run.exitCode()).isZero();
       assertThat(run.err()).isEmpty();
+      // The test plugins are on the test class path: built-in, from runner's test jar or classes.
+      String origin = "  [" + PluginOrigin.of(TestChecks.Alpha.class).text() + "]";
+      assertThat(origin).startsWith("  [built-in ");
       assertThat(run.out().lines())
           .containsExactly(
               "Pipelines (1):",
-              "  test-pipeline  A pipeline that is never started.",
+              "  test-pipeline  A pipeline that is never started." + origin,
               "",
               "Faults (1):",
               "  test-fault  Pretends to stop a TaskManager.  (requires: JobControl,"
-                  + " TaskManagerControl)",
+                  + " TaskManagerControl)"
+                  + origin,
               "",
               "Checks (2):",
-              "  alpha  The first check, alphabetically.",
-              "  beta   The second check, alphabetically.");
+              "  alpha  The first check, alphabetically." + origin,
+              "  beta   The second check, alphabetically." + origin);
     }
 
     @Test
@@ -238,6 +243,10 @@ class ReliabilityLabTest {
           .isEqualTo("The second check, alphabetically.");
       assertThat(json.path("checks").get(0).path("class").asText())
           .isEqualTo(TestChecks.Alpha.class.getName());
+      assertThat(json.path("checks").get(0).path("origin").asText()).isEqualTo("built-in");
+      assertThat(json.path("checks").get(0).path("location").asText())
+          .isEqualTo(PluginOrigin.of(TestChecks.Alpha.class).location());
+      assertThat(json.path("plugin_jars").isEmpty()).isTrue();
       assertThat(json.path("problems").isEmpty()).isTrue();
     }
 
@@ -258,7 +267,7 @@ class ReliabilityLabTest {
       assertThat(run.out()).contains("  alpha  The first check, alphabetically.");
       assertThat(run.errLines())
           .first()
-          .isEqualTo("reliability-lab list: 4 problem(s) with the plugins on the class path:");
+          .isEqualTo("reliability-lab list: 4 problem(s) with the plugins:");
       assertThat(run.err())
           .contains(TestChecks.Exploding.class.getName())
           .contains("com.example.MissingCheck")

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.runner.PlannedFault;
 import io.reliabilitylab.runner.WorkloadPhases;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultPosition.Kind;
@@ -46,7 +46,7 @@ class ExploreSpaceTest {
           TableMaintenance.class);
 
   static final List<FaultInjector> FAULTS =
-      Plugins.faults(ExploreSpaceTest.class.getClassLoader()).all();
+      Discovered.faults(ExploreSpaceTest.class.getClassLoader()).all();
 
   private static final ExploreSpace EVERY = new ExploreSpace(FAULTS, Set.of());
   private static final ExploreSpace DIRECT_SPACE = new ExploreSpace(FAULTS, DIRECT);

@@ -3,7 +3,7 @@ package io.reliabilitylab.harness.explore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.record.ExitCode;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.Workload;
 import java.nio.file.Files;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExplorerTest {
 
   private static final ExploreSpace SPACE =
-      new ExploreSpace(Plugins.faults(ExplorerTest.class.getClassLoader()).all(), Set.of());
+      new ExploreSpace(Discovered.faults(ExplorerTest.class.getClassLoader()).all(), Set.of());
 
   @TempDir Path out;
 

@@ -10,7 +10,7 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.record.SuiteSummary;
 import io.reliabilitylab.runner.FaultSelection;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultStatus;
@@ -74,7 +74,7 @@ class RunCommandIT {
     // `--faults all` picks the faults the direct pipeline can take (no broker faults)
     FaultSelection.parse(
             "all",
-            Plugins.faults(getClass().getClassLoader()).requireNoProblems().all(),
+            Discovered.faults(getClass().getClassLoader()).requireNoProblems().all(),
             new DirectPipelineProvider().capabilities())
         .forEach(choice -> expected.add(choice.scenarioName()));
     expected.addAll(List.of("pressure", "compaction"));

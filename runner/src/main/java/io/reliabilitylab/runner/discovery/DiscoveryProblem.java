@@ -21,6 +21,11 @@ public record DiscoveryProblem(String kind, Reason reason, String message) {
   public enum Reason {
     /** A registered class is missing, is not an implementation, or cannot be instantiated. */
     BROKEN_PROVIDER,
+    /**
+     * A jar of the plugin path is missing, unreadable, not a jar, or registers a class that cannot
+     * be loaded as its service; the jar was left out.
+     */
+    BROKEN_JAR,
     /** A name or description that users could not type or read. */
     INVALID_NAME,
     /** Two or more implementations answer to one name. */

@@ -10,7 +10,7 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.PlannedFault;
 import io.reliabilitylab.runner.ScenarioOptions;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.CdcPrerequisites;
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.source.mysql.OrdersTable;
@@ -96,7 +96,7 @@ class ClusterLossIT {
     table.reset();
     CdcPrerequisites.verify(source);
     ClassLoader classLoader = getClass().getClassLoader();
-    PipelineProvider provider = Plugins.pipelines(classLoader).requireNoProblems().get("direct");
+    PipelineProvider provider = Discovered.pipelines(classLoader).requireNoProblems().get("direct");
     Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(1_200, 17));
     List<SourceTransaction> transactions = workload.transactions();
     int third = transactions.size() / 3;
@@ -210,7 +210,7 @@ class ClusterLossIT {
             .checkpointId(point.checkpointId())
             .workDirectory(spill)
             .build();
-    for (ReconciliationCheck check : Plugins.checks(classLoader).requireNoProblems().all()) {
+    for (ReconciliationCheck check : Discovered.checks(classLoader).requireNoProblems().all()) {
       // as the lab does: a check the pipeline cannot feed (a broker's linkage) does not apply
       if (pipeline.capabilities().containsAll(check.requiredCapabilities())) {
         results.add(check.check(context));

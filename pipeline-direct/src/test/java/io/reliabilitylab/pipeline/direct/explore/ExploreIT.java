@@ -12,7 +12,7 @@ import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.runner.ScenarioRunner;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultStatus;
@@ -51,15 +51,15 @@ class ExploreIT {
   @Test
   void randomFaultSchedulesRecoverAndReconcileAndACaseReplaysTheSame() throws Exception {
     ClassLoader classLoader = getClass().getClassLoader();
-    PipelineProvider direct = Plugins.pipelines(classLoader).requireNoProblems().get("direct");
-    List<FaultInjector> faults = Plugins.faults(classLoader).requireNoProblems().all();
+    PipelineProvider direct = Discovered.pipelines(classLoader).requireNoProblems().get("direct");
+    List<FaultInjector> faults = Discovered.faults(classLoader).requireNoProblems().all();
     ExploreSpace space = new ExploreSpace(faults, direct.capabilities());
     ScenarioRunner runner =
         new ScenarioRunner(
             EmbeddedMariaDb.shared(),
             out,
-            Plugins.pipelines(classLoader).requireNoProblems().all(),
-            Plugins.checks(classLoader).requireNoProblems().all(),
+            Discovered.pipelines(classLoader).requireNoProblems().all(),
+            Discovered.checks(classLoader).requireNoProblems().all(),
             faults,
             List.of("it", "explore"),
             Clock.systemUTC());

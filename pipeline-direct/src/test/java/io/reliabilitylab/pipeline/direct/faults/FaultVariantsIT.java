@@ -13,7 +13,7 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.PlannedFault;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
@@ -188,9 +188,9 @@ class FaultVariantsIT {
         new ScenarioRunner(
             EmbeddedMariaDb.shared(),
             out,
-            Plugins.pipelines(classLoader).requireNoProblems().all(),
-            Plugins.checks(classLoader).requireNoProblems().all(),
-            Plugins.faults(classLoader).requireNoProblems().all(),
+            Discovered.pipelines(classLoader).requireNoProblems().all(),
+            Discovered.checks(classLoader).requireNoProblems().all(),
+            Discovered.faults(classLoader).requireNoProblems().all(),
             List.of("it", plan.scenario()),
             Clock.systemUTC());
     long started = System.nanoTime();

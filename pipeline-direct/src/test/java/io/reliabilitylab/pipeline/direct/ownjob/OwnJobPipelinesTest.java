@@ -7,7 +7,7 @@ import io.reliabilitylab.pipeline.direct.DirectPipelineProvider;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.runner.FaultSelection;
-import io.reliabilitylab.runner.discovery.Plugins;
+import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
@@ -56,7 +56,7 @@ class OwnJobPipelinesTest {
   @Test
   void allFaultsMeansThoseThatNeedNoFaultPoint() {
     List<FaultInjector> discovered =
-        Plugins.faults(getClass().getClassLoader()).requireNoProblems().all();
+        Discovered.faults(getClass().getClassLoader()).requireNoProblems().all();
     PipelineProvider provider = OwnJobPipelines.provider("orders-enricher", REFERENCE_SINKS);
 
     Set<String> picked =

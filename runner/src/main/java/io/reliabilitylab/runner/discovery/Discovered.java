@@ -32,23 +32,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Loading never throws for a bad plugin: a class that is missing, is not an implementation,
  * fails in its constructor, has an invalid name or shares its name with another is recorded as a
- * {@link DiscoveryProblem}. Selecting then fails fast while any problem is present, so a run never
- * proceeds with a plugin other than the one the user meant.
+ * {@link DiscoveryProblem}; over a {@link PluginClassLoader}, so is each jar of the plugin path it
+ * left out. Selecting then fails fast while any problem is present, so a run never proceeds with a
+ * plugin other than the one the user meant.
  *
  * <pre>{@code
- * Plugins<FaultInjector> faults = Plugins.faults(getClass().getClassLoader());
+ * Discovered<FaultInjector> faults = Discovered.faults(getClass().getClassLoader());
  * List<FaultInjector> chosen = faults.select("task-failure,checkpoint-failure");
  * }</pre>
  *
  * @param <T> the SPI type
  */
 @API(status = EXPERIMENTAL)
-public final class Plugins<T extends Named> {
+public final class Discovered<T extends Named> {
 
   /** The selection that means every available implementation, in name order. */
   public static final String ALL = "all";
 
-  private static final Logger LOG = LoggerFactory.getLogger(Plugins.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Discovered.class);
 
   /** A class loader whose service files cannot be read fails on every step; stop eventually. */
   private static final int MAX_PROVIDER_ERRORS = 1_000;
@@ -58,7 +59,7 @@ public final class Plugins<T extends Named> {
   private final SortedMap<String, T> byName;
   private final List<DiscoveryProblem> problems;
 
-  private Plugins(
+  private Discovered(
       Class<T> type, String kind, SortedMap<String, T> byName, List<DiscoveryProblem> problems) {
     this.type = type;
     this.kind = kind;
@@ -67,17 +68,17 @@ public final class Plugins<T extends Named> {
   }
 
   /** The fault injectors registered on {@code classLoader}. */
-  public static Plugins<FaultInjector> faults(ClassLoader classLoader) {
+  public static Discovered<FaultInjector> faults(ClassLoader classLoader) {
     return load(FaultInjector.class, classLoader);
   }
 
   /** The reconciliation checks registered on {@code classLoader}. */
-  public static Plugins<ReconciliationCheck> checks(ClassLoader classLoader) {
+  public static Discovered<ReconciliationCheck> checks(ClassLoader classLoader) {
     return load(ReconciliationCheck.class, classLoader);
   }
 
   /** The pipeline providers registered on {@code classLoader}. */
-  public static Plugins<PipelineProvider> pipelines(ClassLoader classLoader) {
+  public static Discovered<PipelineProvider> pipelines(ClassLoader classLoader) {
     return load(PipelineProvider.class, classLoader);
   }
 
@@ -85,11 +86,11 @@ public final class Plugins<T extends Named> {
    * Finds every implementation of {@code type} registered in {@code META-INF/services} on {@code
    * classLoader}, instantiates each once and records what is wrong with the others.
    */
-  public static <T extends Named> Plugins<T> load(Class<T> type, ClassLoader classLoader) {
+  public static <T extends Named> Discovered<T> load(Class<T> type, ClassLoader classLoader) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(classLoader, "classLoader");
     String kind = kindOf(type);
-    List<DiscoveryProblem> problems = new ArrayList<>();
+    List<DiscoveryProblem> problems = new ArrayList<>(pluginPathProblems(classLoader));
     Map<String, List<T>> candidates = new TreeMap<>();
 
     Iterator<T> providers = ServiceLoader.load(type, classLoader).iterator();
@@ -102,9 +103,11 @@ public final class Plugins<T extends Named> {
           break;
         }
         provider = providers.next();
-      } catch (ServiceConfigurationError e) {
+      } catch (ServiceConfigurationError | LinkageError e) {
+        // A LinkageError (a provider class whose superclass is missing, say) escapes the
+        // ServiceLoader unwrapped; the loader has moved past that line, so go on as for the rest.
         errors++;
-        DiscoveryProblem problem = brokenProvider(kind, type, e);
+        DiscoveryProblem problem = brokenProvider(kind, type, classLoader, e);
         if (problem.message().equals(previousError)) {
           // The same error again means the loader cannot move past it (an unreadable services
           // file fails on every step): report it once and stop.
@@ -131,7 +134,7 @@ public final class Plugins<T extends Named> {
         });
     LOG.debug("Discovered {} {}(s): {}", byName.size(), kind, byName.keySet());
     problems.forEach(problem -> LOG.debug("Discovery problem: {}", problem.message()));
-    return new Plugins<>(type, kind, byName, problems);
+    return new Discovered<>(type, kind, byName, problems);
   }
 
   /** The SPI these implementations belong to. */
@@ -164,7 +167,7 @@ public final class Plugins<T extends Named> {
    *
    * @throws DiscoveryException naming every problem
    */
-  public Plugins<T> requireNoProblems() {
+  public Discovered<T> requireNoProblems() {
     if (problems.isEmpty()) {
       return this;
     }
@@ -378,9 +381,23 @@ public final class Plugins<T extends Named> {
     return checkedName;
   }
 
+  /** The jars a {@link PluginClassLoader} among {@code classLoader} and its parents left out. */
+  private static List<DiscoveryProblem> pluginPathProblems(ClassLoader classLoader) {
+    List<DiscoveryProblem> problems = new ArrayList<>();
+    for (ClassLoader loader = classLoader; loader != null; loader = loader.getParent()) {
+      if (loader instanceof PluginClassLoader plugins) {
+        problems.addAll(plugins.problems());
+      }
+    }
+    return problems;
+  }
+
   private static DiscoveryProblem brokenProvider(
-      String kind, Class<?> type, ServiceConfigurationError error) {
-    String message = Objects.requireNonNullElse(error.getMessage(), error.toString());
+      String kind, Class<?> type, ClassLoader classLoader, Throwable error) {
+    String message =
+        error instanceof ServiceConfigurationError
+            ? Objects.requireNonNullElse(error.getMessage(), error.toString())
+            : "a provider fails to load: " + oneLine(error);
     // The JDK prefixes the service type; the rest names the provider and what went wrong.
     String prefix = type.getName() + ": ";
     if (message.startsWith(prefix)) {
@@ -392,9 +409,17 @@ public final class Plugins<T extends Named> {
     if (cause != null) {
       line.append(" (").append(oneLine(rootCause(cause))).append(')');
     }
-    line.append(". Fix or remove the jar that lists it in META-INF/services/")
-        .append(type.getName())
-        .append('.');
+    String services = PluginJar.SERVICES + type.getName();
+    List<String> listing = ServiceFiles.listing(services, classLoader, message);
+    if (listing.isEmpty()) {
+      line.append(". Fix or remove the jar that lists it in ").append(services).append('.');
+    } else {
+      line.append(". Fix or remove ")
+          .append(String.join(" or ", listing))
+          .append(", which lists it in ")
+          .append(services)
+          .append('.');
+    }
     return new DiscoveryProblem(kind, Reason.BROKEN_PROVIDER, line.toString());
   }
 
@@ -432,7 +457,7 @@ public final class Plugins<T extends Named> {
     return current;
   }
 
-  private static String oneLine(Throwable throwable) {
+  static String oneLine(Throwable throwable) {
     String message = throwable.getMessage();
     String text =
         message == null || message.isBlank()

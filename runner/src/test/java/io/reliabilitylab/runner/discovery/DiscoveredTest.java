@@ -12,13 +12,13 @@ import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-class PluginsTest {
+class DiscoveredTest {
 
   @Nested
   class WhenEveryPluginIsSound {
 
-    private final Plugins<ReconciliationCheck> checks =
-        Plugins.checks(ScenarioClassLoader.of("valid"));
+    private final Discovered<ReconciliationCheck> checks =
+        Discovered.checks(ScenarioClassLoader.of("valid"));
 
     @Test
     void ordersByNameWhateverTheRegistrationOrder() {
@@ -32,10 +32,10 @@ class PluginsTest {
     @Test
     void findsFaultsAndPipelinesToo() {
       ScenarioClassLoader loader = ScenarioClassLoader.of("valid");
-      assertThat(Plugins.faults(loader).names()).containsExactly("test-fault");
-      assertThat(Plugins.pipelines(loader).names()).containsExactly("test-pipeline");
-      assertThat(Plugins.faults(loader).kind()).isEqualTo("fault");
-      assertThat(Plugins.pipelines(loader).kind()).isEqualTo("pipeline");
+      assertThat(Discovered.faults(loader).names()).containsExactly("test-fault");
+      assertThat(Discovered.pipelines(loader).names()).containsExactly("test-pipeline");
+      assertThat(Discovered.faults(loader).kind()).isEqualTo("fault");
+      assertThat(Discovered.pipelines(loader).kind()).isEqualTo("pipeline");
     }
 
     @Test
@@ -108,7 +108,8 @@ class PluginsTest {
   @Nested
   class WhenNothingIsRegistered {
 
-    private final Plugins<ReconciliationCheck> checks = Plugins.checks(ScenarioClassLoader.empty());
+    private final Discovered<ReconciliationCheck> checks =
+        Discovered.checks(ScenarioClassLoader.empty());
 
     @Test
     void findsNothingAndSaysHowToAddAPlugin() {
@@ -126,8 +127,8 @@ class PluginsTest {
   @Nested
   class WhenTwoPluginsShareAName {
 
-    private final Plugins<ReconciliationCheck> checks =
-        Plugins.checks(ScenarioClassLoader.of("duplicate"));
+    private final Discovered<ReconciliationCheck> checks =
+        Discovered.checks(ScenarioClassLoader.of("duplicate"));
 
     @Test
     void reportsTheDuplicateNamingBothClasses() {
@@ -160,8 +161,8 @@ class PluginsTest {
   @Nested
   class WhenAProviderIsBroken {
 
-    private final Plugins<ReconciliationCheck> checks =
-        Plugins.checks(ScenarioClassLoader.of("broken"));
+    private final Discovered<ReconciliationCheck> checks =
+        Discovered.checks(ScenarioClassLoader.of("broken"));
 
     @Test
     void keepsTheSoundOnesAndReportsEachBrokenOneByClass() {
@@ -213,8 +214,8 @@ class PluginsTest {
   @Nested
   class WhenANameIsInvalid {
 
-    private final Plugins<ReconciliationCheck> checks =
-        Plugins.checks(ScenarioClassLoader.of("invalid-names"));
+    private final Discovered<ReconciliationCheck> checks =
+        Discovered.checks(ScenarioClassLoader.of("invalid-names"));
 
     @Test
     void reportsBadNamesTheReservedWordAndMissingDescriptions() {
@@ -240,14 +241,14 @@ class PluginsTest {
   @Test
   void anUnreadableServicesFileIsReportedOnceNotForever() {
     ClassLoader unreadable =
-        new ClassLoader(PluginsTest.class.getClassLoader()) {
+        new ClassLoader(DiscoveredTest.class.getClassLoader()) {
           @Override
           public java.util.Enumeration<java.net.URL> getResources(String name)
               throws java.io.IOException {
             throw new java.io.IOException("permission denied: " + name);
           }
         };
-    Plugins<ReconciliationCheck> checks = Plugins.checks(unreadable);
+    Discovered<ReconciliationCheck> checks = Discovered.checks(unreadable);
     assertThat(checks.all()).isEmpty();
     assertThat(checks.problems())
         .singleElement()
@@ -259,6 +260,6 @@ class PluginsTest {
 
   @Test
   void kindsFallBackToTheTypeName() {
-    assertThat(Plugins.kindOf(Named.class)).isEqualTo("Named");
+    assertThat(Discovered.kindOf(Named.class)).isEqualTo("Named");
   }
 }
