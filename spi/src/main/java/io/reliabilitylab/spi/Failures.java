@@ -7,8 +7,10 @@ import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Failures as the single lines that evidence, run records and the command line show, secrets masked
- * by the {@link Redactor}.
+ * Failures as the single lines that evidence, run records and the command line show, every
+ * {@linkplain Redactor#register registered} secret masked (only those: the patterns of {@link
+ * Redactor#redact} would also mask the option named in a message like {@code --source-password
+ * needs --source-jdbc-url}, and records and logs apply them anyway).
  *
  * <pre>{@code
  * } catch (IOException e) {
@@ -50,9 +52,12 @@ public final class Failures {
     return oneLine(line);
   }
 
-  /** The text squeezed onto one line, secrets masked; {@code null} gives the empty string. */
+  /**
+   * The text squeezed onto one line, registered secrets masked; {@code null} gives the empty
+   * string.
+   */
   public static String oneLine(@Nullable String text) {
-    return text == null ? "" : Redactor.redact(text.replaceAll("\\s+", " ").strip());
+    return text == null ? "" : Redactor.redactRegistered(text.replaceAll("\\s+", " ").strip());
   }
 
   /** The innermost cause: the failure itself if it has none. */

@@ -3,6 +3,7 @@ package io.reliabilitylab.runner.discovery;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.runner.discovery.DiscoveryProblem.Reason;
+import io.reliabilitylab.spi.Failures;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -323,7 +324,7 @@ public final class Plugins<T extends Named> {
                   + " "
                   + where
                   + " failed to say its name or description: "
-                  + oneLine(e)
+                  + Failures.oneLineWithTypes(e)
                   + ". Fix it or remove it from the class path."));
       return null;
     }
@@ -390,7 +391,7 @@ public final class Plugins<T extends Named> {
     StringBuilder line = new StringBuilder("Broken ").append(kind).append(" provider: ");
     line.append(message);
     if (cause != null) {
-      line.append(" (").append(oneLine(rootCause(cause))).append(')');
+      line.append(" (").append(Failures.oneLineWithTypes(Failures.rootCause(cause))).append(')');
     }
     line.append(". Fix or remove the jar that lists it in META-INF/services/")
         .append(type.getName())
@@ -422,22 +423,5 @@ public final class Plugins<T extends Named> {
     return location == null
         ? implementation.getName()
         : implementation.getName() + " (from " + location + ")";
-  }
-
-  private static Throwable rootCause(Throwable throwable) {
-    Throwable current = throwable;
-    while (current.getCause() != null && current.getCause() != current) {
-      current = current.getCause();
-    }
-    return current;
-  }
-
-  private static String oneLine(Throwable throwable) {
-    String message = throwable.getMessage();
-    String text =
-        message == null || message.isBlank()
-            ? throwable.getClass().getName()
-            : throwable.getClass().getSimpleName() + ": " + message;
-    return text.replaceAll("\\s+", " ").strip();
   }
 }
