@@ -1,6 +1,7 @@
 package io.reliabilitylab.junit;
 
 import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,7 +48,7 @@ final class UnreachableSource implements SourceDatabase {
 
   @Override
   public Credentials cdcCredentials() {
-    return new Credentials("lab_cdc", "not-a-secret");
+    return Credentials.of("lab_cdc", "not-a-secret");
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.source.mysql.SourceNotReadyException;
 import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.spi.Failures;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.DlqRecord;
@@ -209,8 +210,7 @@ public final class ScenarioRunner {
     table.reset();
     CdcPrerequisites.verify(source);
     PipelineProvider provider = provider(plan.pipeline());
-    Map<String, String> options =
-        new LinkedHashMap<>(ScenarioOptions.of(source, table.name(), runDirectory));
+    Map<String, String> options = new LinkedHashMap<>(ScenarioOptions.of(runDirectory));
     options.putAll(plan.options());
 
     List<SourceTransaction> transactions = workload.transactions();
@@ -283,7 +283,9 @@ public final class ScenarioRunner {
       throws Exception {
     Instant startAt = clock.instant();
     try (PipelineUnderTest pipeline =
-        provider.start(new PipelineConfig(options, runDirectory, onSubmitted))) {
+        provider.start(
+            new PipelineConfig(
+                source.endpoint(OrdersTable.DEFAULT_NAME), options, runDirectory, onSubmitted))) {
       record
           .configuration(pipeline.effectiveConfiguration())
           .stackVersions(pipeline.stackVersions());
@@ -850,18 +852,6 @@ public final class ScenarioRunner {
   }
 
   static String oneLine(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    return root == e
-        ? message
-        : message
-            + " (caused by "
-            + root.getClass().getSimpleName()
-            + ": "
-            + root.getMessage()
-            + ")";
+    return Failures.oneLine(e);
   }
 }

@@ -34,8 +34,12 @@ import org.slf4j.LoggerFactory;
 @API(status = EXPERIMENTAL)
 public final class IcebergWarehouse implements AutoCloseable {
 
-  /** The catalog name used by the lab (and by the job's catalog loader). */
-  public static final String CATALOG_NAME = "lab";
+  /**
+   * The catalog name used by the lab (and by the job's catalog loader): not the namespace's name
+   * {@code lab}, so that a table reads {@code warehouse.lab.orders_current}, not {@code
+   * lab.lab.orders_current}.
+   */
+  public static final String CATALOG_NAME = "warehouse";
 
   private static final Logger LOG = LoggerFactory.getLogger(IcebergWarehouse.class);
 

@@ -141,6 +141,8 @@ public final class Launcher {
     }
   }
 
+  // The lab's Failures.oneLineWithTypes, repeated on purpose: the launcher is compiled for Java 8
+  // on its own, so that an old JVM can print why it is refused, and must not load lab classes.
   private static String oneLine(Throwable throwable) {
     String text = throwable.toString();
     Throwable root = throwable;

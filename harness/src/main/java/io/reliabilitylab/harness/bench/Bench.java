@@ -207,13 +207,13 @@ public final class Bench {
       // 2. The initial snapshot.
       table.reset();
       int initialRows = writer(0).insertInitialRows(workload);
-      Map<String, String> options =
-          new LinkedHashMap<>(ScenarioOptions.of(source, table.name(), directory));
+      Map<String, String> options = new LinkedHashMap<>(ScenarioOptions.of(directory));
       options.putAll(config.pipelineOptions());
       Files.createDirectories(directory);
       Instant startAt = clock.instant();
       say(label + "starting pipeline %s with %d initial rows", config.pipeline(), initialRows);
-      try (PipelineUnderTest pipeline = provider.start(new PipelineConfig(options, directory))) {
+      try (PipelineUnderTest pipeline =
+          provider.start(new PipelineConfig(source.endpoint(table.name()), options, directory))) {
         pipeline
             .effectiveConfiguration()
             .forEach((key, value) -> configuration.putIfAbsent("pipeline." + key, value));

@@ -1,6 +1,7 @@
 package io.reliabilitylab.harness.cli;
 
 import io.reliabilitylab.runner.discovery.DiscoveryException;
+import io.reliabilitylab.spi.Failures;
 import org.jspecify.annotations.Nullable;
 
 /** Turns failures into the single lines the command line prints. */
@@ -13,26 +14,11 @@ final class Errors {
     if (failure instanceof DiscoveryException) {
       return oneLine(failure.getMessage());
     }
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    String line = "unexpected error: " + describe(failure);
-    if (root != failure) {
-      line += "; caused by " + describe(root);
-    }
-    return line;
+    return "unexpected error: " + Failures.oneLineWithTypes(failure);
   }
 
   /** The text squeezed onto one line. */
   static String oneLine(@Nullable String text) {
-    return text == null ? "" : text.replaceAll("\\s+", " ").strip();
-  }
-
-  private static String describe(Throwable throwable) {
-    String message = throwable.getMessage();
-    return message == null || message.isBlank()
-        ? throwable.getClass().getName()
-        : throwable.getClass().getName() + ": " + oneLine(message);
+    return Failures.oneLine(text);
   }
 }

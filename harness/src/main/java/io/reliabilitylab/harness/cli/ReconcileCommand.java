@@ -11,7 +11,6 @@ import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordWriter;
 import io.reliabilitylab.record.ScenarioInfo;
-import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.spi.check.CheckContext;
@@ -25,7 +24,6 @@ import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
-import io.reliabilitylab.spi.secret.Redactor;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +49,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types.NestedField;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -70,7 +69,8 @@ import picocli.CommandLine.Spec;
           + " pipeline: reads the source table's columns and primary key, requires the Iceberg"
           + " table to have the same columns, then runs snapshot-diff, no-duplicate-keys and (when"
           + " the table has an event_id column) the current-table part of event-id-audit. Prints"
-          + " the verdict with its evidence and writes a run record (JSON) into --out.",
+          + " the verdict with its evidence and writes a run record (JSON) into --out."
+          + " --source-jdbc-url and --source-user are required.",
       "Exit code: 0 passed, 1 a check failed, 2 usage or environment error, 3 inconclusive."
     })
 final class ReconcileCommand implements Callable<Integer> {
@@ -79,21 +79,8 @@ final class ReconcileCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--source-jdbc-url",
-      required = true,
-      description = "The source database, e.g. jdbc:mysql://db:3306/lab (no password in it).")
-  private String sourceJdbcUrl = "";
-
-  @Option(names = "--source-user", required = true, description = "User for --source-jdbc-url.")
-  private String sourceUser = "";
-
-  @Option(
-      names = "--source-password",
-      arity = "0..1",
-      interactive = true,
-      description = "Password for --source-jdbc-url (asked for when given without a value).")
-  private char @Nullable [] sourcePassword;
+  /** Required here: {@link SourceOptions.Existing#open} refuses a missing URL or user. */
+  @Mixin private SourceOptions.Existing sourceOptions = new SourceOptions.Existing();
 
   @Option(
       names = "--source-table",
@@ -150,14 +137,7 @@ final class ReconcileCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DeliverySemantics deliverySemantics = parseSemantics();
     TableIdentifier tableId = parseTableId();
-    String password = sourcePassword == null ? "" : new String(sourcePassword);
-    Redactor.register(password);
-    SourceDatabase source;
-    try {
-      source = ExternalDatabase.of(sourceJdbcUrl, sourceUser, password);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), Errors.oneLine(e.getMessage()));
-    }
+    SourceDatabase source = sourceOptions.open(spec);
     try (source) {
       return reconcile(source, tableId, deliverySemantics);
     } catch (EnvironmentProblem e) {

@@ -181,8 +181,8 @@ class ReconcileCommandIT {
     args.add("reconcile");
     args.add("--source-jdbc-url=" + source.jdbcUrl());
     args.add("--source-user=" + source.adminCredentials().user());
-    if (!source.adminCredentials().password().isEmpty()) {
-      args.add("--source-password=" + source.adminCredentials().password());
+    if (!source.adminCredentials().revealPassword().isEmpty()) {
+      args.add("--source-password=" + source.adminCredentials().revealPassword());
     }
     args.add("--source-table=" + SOURCE_TABLE);
     args.add("--warehouse=" + warehouse);

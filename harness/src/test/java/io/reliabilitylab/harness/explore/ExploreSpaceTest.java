@@ -14,6 +14,7 @@ import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
@@ -43,7 +44,8 @@ class ExploreSpaceTest {
           FaultPoints.class,
           SavepointControl.class,
           TaskManagerControl.class,
-          TableMaintenance.class);
+          TableMaintenance.class,
+          SourceEndpointAccess.class);
 
   static final List<FaultInjector> FAULTS =
       Discovered.faults(ExploreSpaceTest.class.getClassLoader()).all();

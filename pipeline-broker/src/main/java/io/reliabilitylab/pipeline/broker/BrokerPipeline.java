@@ -19,7 +19,6 @@ import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
-import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
@@ -190,10 +189,7 @@ final class BrokerPipeline extends FlinkPipeline
   }
 
   private boolean binlogDumpConnected() throws Exception {
-    return BinlogClients.dumpConnected(
-        config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
-        config.option(LabOptions.SOURCE_USER).orElseThrow(),
-        config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+    return BinlogClients.dumpConnected(config.source());
   }
 
   // BrokerControl

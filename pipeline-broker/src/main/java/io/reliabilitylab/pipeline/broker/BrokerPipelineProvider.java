@@ -17,7 +17,6 @@ import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
-import io.reliabilitylab.source.mysql.OrdersTable;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.LabOptions;
@@ -82,30 +81,13 @@ public final class BrokerPipelineProvider implements PipelineProvider {
 
   @Override
   public Set<String> requiredOptions() {
-    Set<String> required =
-        new HashSet<>(
-            Set.of(
-                LabOptions.SOURCE_HOST,
-                LabOptions.SOURCE_PORT,
-                LabOptions.SOURCE_DATABASE,
-                LabOptions.SOURCE_USER,
-                LabOptions.SOURCE_PASSWORD,
-                LabOptions.SOURCE_JDBC_URL));
-    required.addAll(JobOptions.REQUIRED);
-    return Set.copyOf(required);
+    return JobOptions.REQUIRED;
   }
 
   @Override
   public Set<String> optionalOptions() {
     Set<String> optional =
-        new HashSet<>(
-            Set.of(
-                LabOptions.SOURCE_TABLE,
-                BOOTSTRAP_SERVERS,
-                TOPIC,
-                PARTITIONS,
-                DEDUP_TTL_MS,
-                COMMIT_OFFSETS));
+        new HashSet<>(Set.of(BOOTSTRAP_SERVERS, TOPIC, PARTITIONS, DEDUP_TTL_MS, COMMIT_OFFSETS));
     optional.addAll(JobOptions.OPTIONAL);
     return Set.copyOf(optional);
   }
@@ -132,7 +114,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       }
     }
     Path work = config.workDirectory();
-    String table = config.option(LabOptions.SOURCE_TABLE, OrdersTable.DEFAULT_NAME);
+    String table = config.source().table();
     @Nullable EmbeddedKafkaBroker broker = null;
     KafkaTopics topics = null;
     DebeziumPublisher publisher = null;
@@ -147,11 +129,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         broker.start();
         bootstrap = broker.bootstrapServers();
       }
-      ExternalDatabase source =
-          ExternalDatabase.of(
-              config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
-              config.option(LabOptions.SOURCE_USER).orElseThrow(),
-              config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+      ExternalDatabase source = ExternalDatabase.of(config.source());
       String topic =
           config.option(
               TOPIC,

@@ -5,7 +5,6 @@ import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.data.DeliverySemantics;
-import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -71,9 +70,6 @@ final class DirectPipeline extends FlinkPipeline {
   }
 
   private boolean binlogReaderConnected() throws SQLException {
-    return BinlogClients.dumpConnected(
-        config.option(LabOptions.SOURCE_JDBC_URL).orElseThrow(),
-        config.option(LabOptions.SOURCE_USER).orElseThrow(),
-        config.option(LabOptions.SOURCE_PASSWORD).orElseThrow());
+    return BinlogClients.dumpConnected(config.source());
   }
 }

@@ -13,7 +13,6 @@ import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
-import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -51,24 +50,12 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   @Override
   public Set<String> requiredOptions() {
-    return Set.of(
-        LabOptions.SOURCE_HOST,
-        LabOptions.SOURCE_PORT,
-        LabOptions.SOURCE_DATABASE,
-        LabOptions.SOURCE_USER,
-        LabOptions.SOURCE_PASSWORD,
-        LabOptions.WAREHOUSE_PATH,
-        LabOptions.CHECKPOINTS_PATH);
+    return JobOptions.REQUIRED;
   }
 
   @Override
   public Set<String> optionalOptions() {
-    return Set.of(
-        LabOptions.SOURCE_TABLE,
-        LabOptions.CHECKPOINT_INTERVAL_MS,
-        LabOptions.CHECKPOINT_TIMEOUT_MS,
-        LabOptions.PARALLELISM,
-        LabOptions.FLINK_REST_ADDRESS);
+    return JobOptions.OPTIONAL;
   }
 
   @Override
@@ -129,14 +116,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   static DirectJobConfig jobConfig(PipelineConfig config) {
     return DirectJobConfig.builder()
-        .source(
-            config.option(LabOptions.SOURCE_HOST).orElseThrow(),
-            Integer.parseInt(config.option(LabOptions.SOURCE_PORT).orElseThrow()),
-            config.option(LabOptions.SOURCE_DATABASE).orElseThrow(),
-            new SourceDatabase.Credentials(
-                config.option(LabOptions.SOURCE_USER).orElseThrow(),
-                config.option(LabOptions.SOURCE_PASSWORD).orElseThrow()))
-        .table(config.option(LabOptions.SOURCE_TABLE, "orders"))
+        .source(config.source())
         .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))
         .build();
   }

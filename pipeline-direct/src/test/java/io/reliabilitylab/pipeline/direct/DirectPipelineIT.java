@@ -75,7 +75,7 @@ class DirectPipelineIT {
       OrdersSourceFixture.createOrdersTable(source);
       DirectJobConfig config =
           DirectJobConfig.builder()
-              .source(source)
+              .source(source.endpoint("orders"))
               .settings(
                   s ->
                       s.warehouse(temp.resolve("warehouse"))

@@ -28,6 +28,8 @@ import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
@@ -53,9 +55,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running reference pipeline on Flink as the lab sees it: the job on its cluster ({@link
  * JobControl}), the two Iceberg tables ({@link TableAccess}), its fault points, savepoints and
- * retained checkpoints, and, on an embedded MiniCluster only, its TaskManagers ({@link
- * TaskManagerControl}) and the loss of the whole cluster ({@link #loseCluster()}). Closing it
- * cancels the job and stops a cluster it started.
+ * retained checkpoints, its source ({@link SourceEndpointAccess}), and, on an embedded MiniCluster
+ * only, its TaskManagers ({@link TaskManagerControl}) and the loss of the whole cluster ({@link
+ * #loseCluster()}). Closing it cancels the job and stops a cluster it started.
  */
 public abstract class FlinkPipeline
     implements PipelineUnderTest,
@@ -63,7 +65,8 @@ public abstract class FlinkPipeline
         TableAccess,
         FaultPoints,
         SavepointControl,
-        TaskManagerControl {
+        TaskManagerControl,
+        SourceEndpointAccess {
 
   private static final Logger LOG = LoggerFactory.getLogger(FlinkPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
@@ -87,7 +90,8 @@ public abstract class FlinkPipeline
           FaultPoints.class,
           SavepointControl.class,
           TaskManagerControl.class,
-          TableMaintenance.class);
+          TableMaintenance.class,
+          SourceEndpointAccess.class);
 
   /** What losing an embedded cluster does and does not show. */
   public static final String CLUSTER_LOSS_CLAIM_BOUNDARY =
@@ -171,6 +175,11 @@ public abstract class FlinkPipeline
       return Optional.empty();
     }
     return Optional.of(type.cast(type == TableMaintenance.class ? maintenance : this));
+  }
+
+  @Override
+  public SourceEndpoint sourceEndpoint() {
+    return config.source();
   }
 
   @Override

@@ -10,8 +10,10 @@ import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.nio.file.Path;
@@ -60,7 +62,18 @@ class FlinkPipelineCapabilitiesTest {
             .faultPoints(faultPoints)
             .build();
     return new IdlePipeline(
-        sessionCluster(), new IdleJob(settings), new PipelineConfig(Map.of(), directory));
+        sessionCluster(),
+        new IdleJob(settings),
+        new PipelineConfig(
+            new SourceEndpoint(
+                "jdbc:mysql://127.0.0.1:3306/lab",
+                "127.0.0.1",
+                3306,
+                "lab",
+                "orders",
+                Credentials.of("lab_cdc", "not-a-secret")),
+            Map.of(),
+            directory));
   }
 
   /** A session cluster that answers only its address: no call reaches a real cluster. */

@@ -3,6 +3,7 @@ package io.reliabilitylab.runner.discovery;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.runner.discovery.DiscoveryProblem.Reason;
+import io.reliabilitylab.spi.Failures;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -326,7 +327,7 @@ public final class Discovered<T extends Named> {
                   + " "
                   + where
                   + " failed to say its name or description: "
-                  + oneLine(e)
+                  + Failures.oneLineWithTypes(e)
                   + ". Fix it or remove it from the class path."));
       return null;
     }
@@ -397,7 +398,7 @@ public final class Discovered<T extends Named> {
     String message =
         error instanceof ServiceConfigurationError
             ? Objects.requireNonNullElse(error.getMessage(), error.toString())
-            : "a provider fails to load: " + oneLine(error);
+            : "a provider fails to load: " + Failures.named(error);
     // The JDK prefixes the service type; the rest names the provider and what went wrong.
     String prefix = type.getName() + ": ";
     if (message.startsWith(prefix)) {
@@ -407,7 +408,7 @@ public final class Discovered<T extends Named> {
     StringBuilder line = new StringBuilder("Broken ").append(kind).append(" provider: ");
     line.append(message);
     if (cause != null) {
-      line.append(" (").append(oneLine(rootCause(cause))).append(')');
+      line.append(" (").append(Failures.oneLineWithTypes(Failures.rootCause(cause))).append(')');
     }
     String services = PluginJar.SERVICES + type.getName();
     List<String> listing = ServiceFiles.listing(services, classLoader, message);
@@ -447,22 +448,5 @@ public final class Discovered<T extends Named> {
     return location == null
         ? implementation.getName()
         : implementation.getName() + " (from " + location + ")";
-  }
-
-  private static Throwable rootCause(Throwable throwable) {
-    Throwable current = throwable;
-    while (current.getCause() != null && current.getCause() != current) {
-      current = current.getCause();
-    }
-    return current;
-  }
-
-  static String oneLine(Throwable throwable) {
-    String message = throwable.getMessage();
-    String text =
-        message == null || message.isBlank()
-            ? throwable.getClass().getName()
-            : throwable.getClass().getSimpleName() + ": " + message;
-    return text.replaceAll("\\s+", " ").strip();
   }
 }

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.runner.discovery.DiscoveryProblem.Reason;
 import io.reliabilitylab.runner.discovery.PluginJar.Registration;
+import io.reliabilitylab.spi.Failures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
@@ -117,14 +118,14 @@ public final class PluginClassLoader extends URLClassLoader {
             problem(
                 describe(file)
                     + " is not a jar ("
-                    + Discovered.oneLine(e)
+                    + Failures.named(e)
                     + "): replace it with the jar your build wrote, or remove it"));
       } catch (IOException e) {
         problems.add(
             problem(
                 describe(file)
                     + " cannot be read ("
-                    + Discovered.oneLine(e)
+                    + Failures.named(e)
                     + "): make it readable, or remove it from the plugin path"));
       }
     }
@@ -152,7 +153,7 @@ public final class PluginClassLoader extends URLClassLoader {
                   "The plugin directory "
                       + absolute
                       + " cannot be read ("
-                      + Discovered.oneLine(e)
+                      + Failures.named(e)
                       + "): make it readable, or take it off the plugin path."));
         }
       } else if (Files.exists(absolute)) {
@@ -213,7 +214,7 @@ public final class PluginClassLoader extends URLClassLoader {
             + " "
             + implementation
             + " fails to load ("
-            + Discovered.oneLine(e)
+            + Failures.named(e)
             + "): "
             + remedy;
       }

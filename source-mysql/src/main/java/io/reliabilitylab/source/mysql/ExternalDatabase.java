@@ -2,6 +2,8 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -64,6 +66,12 @@ public final class ExternalDatabase implements SourceDatabase {
   /** A database whose admin account also serves the CDC connector. */
   public static ExternalDatabase of(String jdbcUrl, String user, String password) {
     return builder().jdbcUrl(jdbcUrl).admin(user, password).build();
+  }
+
+  /** The database an endpoint names, its account serving as admin and CDC account both. */
+  public static ExternalDatabase of(SourceEndpoint endpoint) {
+    Credentials account = endpoint.credentials();
+    return of(endpoint.jdbcUrl(), account.user(), account.revealPassword());
   }
 
   /** A builder for a database with a separate CDC account. */
@@ -238,8 +246,6 @@ public final class ExternalDatabase implements SourceDatabase {
       }
       Credentials adminAccount = admin;
       Credentials cdcAccount = cdc == null ? adminAccount : cdc;
-      Redactor.register(adminAccount.password());
-      Redactor.register(cdcAccount.password());
       return new ExternalDatabase(
           kind,
           url,
@@ -257,7 +263,7 @@ public final class ExternalDatabase implements SourceDatabase {
         throw new IllegalArgumentException(
             "The " + role + " user name is blank: give the account's user name");
       }
-      return new Credentials(user, password);
+      return Credentials.of(user, password);
     }
   }
 }

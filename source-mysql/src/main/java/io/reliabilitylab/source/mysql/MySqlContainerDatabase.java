@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.security.SecureRandom;
 import java.sql.Connection;

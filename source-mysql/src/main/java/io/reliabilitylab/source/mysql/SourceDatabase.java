@@ -2,6 +2,8 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apiguardian.api.API;
@@ -46,6 +48,14 @@ public interface SourceDatabase extends AutoCloseable {
   Credentials cdcCredentials();
 
   /**
+   * Where a pipeline finds {@code table} in this database and the CDC account it reads it with:
+   * what the lab starts a pipeline with.
+   */
+  default SourceEndpoint endpoint(String table) {
+    return new SourceEndpoint(jdbcUrl(), host(), port(), database(), table, cdcCredentials());
+  }
+
+  /**
    * A new connection with the rights to create tables and write the workload, to {@link
    * #database()}, session time zone {@code +00:00}, auto-commit on. The caller closes it.
    */
@@ -62,12 +72,4 @@ public interface SourceDatabase extends AutoCloseable {
   /** Stops what the lab started; never throws, and is safe to call more than once. */
   @Override
   void close();
-
-  /** A user name and its password; {@link #toString()} never shows the password. */
-  record Credentials(String user, String password) {
-    @Override
-    public String toString() {
-      return "Credentials[user=" + user + ", password=***]";
-    }
-  }
 }

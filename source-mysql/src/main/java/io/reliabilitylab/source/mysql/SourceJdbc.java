@@ -1,5 +1,6 @@
 package io.reliabilitylab.source.mysql;
 
+import io.reliabilitylab.spi.secret.Credentials;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,11 +24,10 @@ final class SourceJdbc {
    * Opens a connection with the session time zone {@code +00:00}. The driver's own zone is UTC as
    * well, so that it converts no timestamp between the JVM's default zone and the session's.
    */
-  static Connection open(String jdbcUrl, SourceDatabase.Credentials credentials)
-      throws SQLException {
+  static Connection open(String jdbcUrl, Credentials credentials) throws SQLException {
     Properties properties = new Properties();
     properties.setProperty("user", credentials.user());
-    properties.setProperty("password", credentials.password());
+    properties.setProperty("password", credentials.revealPassword());
     properties.setProperty("connectionTimeZone", "UTC");
     // MySQL 8 accounts with caching_sha2_password need the key over a connection without TLS.
     properties.setProperty("allowPublicKeyRetrieval", "true");

@@ -36,7 +36,7 @@ class CdcPrerequisitesIT {
         .contains("REPLICATION SLAVE", "BINLOG MONITOR", "RELOAD", "SELECT");
     assertThat(readiness.summary())
         .contains("ready")
-        .doesNotContain(source.cdcCredentials().password());
+        .doesNotContain(source.cdcCredentials().revealPassword());
   }
 
   @Test
@@ -137,7 +137,7 @@ class CdcPrerequisitesIT {
         ExternalDatabase.of(
             source.jdbcUrl(),
             source.adminCredentials().user(),
-            source.adminCredentials().password());
+            source.adminCredentials().revealPassword());
 
     assertThat(external.kind()).isEqualTo("external");
     assertThat(external.host()).isEqualTo("127.0.0.1");
@@ -153,7 +153,7 @@ class CdcPrerequisitesIT {
   private SourceDatabase external(String cdcUser, String cdcPassword) {
     return ExternalDatabase.builder()
         .jdbcUrl(source.jdbcUrl())
-        .admin(source.adminCredentials().user(), source.adminCredentials().password())
+        .admin(source.adminCredentials().user(), source.adminCredentials().revealPassword())
         .cdc(cdcUser, cdcPassword)
         .build();
   }

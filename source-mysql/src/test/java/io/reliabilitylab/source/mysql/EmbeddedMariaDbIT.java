@@ -31,8 +31,8 @@ class EmbeddedMariaDbIT {
       assertThat(source.serverVersion()).startsWith("10.11.5-MariaDB");
       assertThat(source.jdbcUrl())
           .isEqualTo("jdbc:mysql://127.0.0.1:" + source.port() + "/lab_start")
-          .doesNotContain(source.cdcCredentials().password());
-      assertThat(source.toString()).doesNotContain(source.adminCredentials().password());
+          .doesNotContain(source.cdcCredentials().revealPassword());
+      assertThat(source.toString()).doesNotContain(source.adminCredentials().revealPassword());
       assertThat(directory).isDirectory();
       assertThat(directory.getParent())
           .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());

@@ -3,6 +3,7 @@ package io.reliabilitylab.source.mysql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.secret.Redactor;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,32 @@ class ExternalDatabaseTest {
         .doesNotContain("CdcSecretValue9");
     assertThat(source.cdcCredentials().toString()).doesNotContain("CdcSecretValue9");
     assertThat(Redactor.redact("echo Adm1nSecretValue CdcSecretValue9")).isEqualTo("echo *** ***");
+  }
+
+  @Test
+  void theEndpointOfATableCarriesTheCoordinatesAndTheCdcAccountWithoutShowingItsPassword() {
+    ExternalDatabase source =
+        ExternalDatabase.builder()
+            .jdbcUrl("jdbc:mysql://db.example.com:3307/shop?useSSL=false")
+            .admin("admin", "Adm1nSecretValue")
+            .cdc("cdc", "CdcSecretValue9")
+            .build();
+
+    SourceEndpoint endpoint = source.endpoint("orders");
+
+    assertThat(endpoint.jdbcUrl()).isEqualTo(source.jdbcUrl());
+    assertThat(endpoint.host()).isEqualTo("db.example.com");
+    assertThat(endpoint.port()).isEqualTo(3307);
+    assertThat(endpoint.database()).isEqualTo("shop");
+    assertThat(endpoint.table()).isEqualTo("orders");
+    assertThat(endpoint.credentials()).isEqualTo(source.cdcCredentials());
+    assertThat(String.valueOf(endpoint))
+        .contains("cdc")
+        .doesNotContain("CdcSecretValue9")
+        .doesNotContain("Adm1nSecretValue");
+    ExternalDatabase reached = ExternalDatabase.of(endpoint);
+    assertThat(reached.jdbcUrl()).isEqualTo(source.jdbcUrl());
+    assertThat(reached.adminCredentials()).isEqualTo(source.cdcCredentials());
   }
 
   @Test

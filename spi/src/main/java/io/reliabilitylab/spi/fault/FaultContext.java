@@ -3,16 +3,19 @@ package io.reliabilitylab.spi.fault;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
  * What a fault injector works with: the pipeline, the planned injection, a clock for evidence
  * times, a deadline for every wait, a directory for its own files, and whom to tell once it is
- * armed.
+ * armed; and, through {@link #source()}, where the pipeline's source database is.
  *
  * @param onArmed run by {@link #signalArmed()}: the lab starts the writes a fault acts on then
  */
@@ -42,6 +45,17 @@ public record FaultContext(
       Duration timeout,
       Path workDirectory) {
     this(pipeline, spec, clock, timeout, workDirectory, () -> {});
+  }
+
+  /**
+   * Where the pipeline's source database is and the account its connector reads it with, so that
+   * the fault can open its own connection; empty when the pipeline does not offer {@link
+   * SourceEndpointAccess} (list it in {@link FaultInjector#requiredCapabilities()} to need it).
+   */
+  public Optional<SourceEndpoint> source() {
+    return pipeline
+        .capability(SourceEndpointAccess.class)
+        .map(SourceEndpointAccess::sourceEndpoint);
   }
 
   /**

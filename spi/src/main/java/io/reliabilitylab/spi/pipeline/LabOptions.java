@@ -6,22 +6,13 @@ import org.apiguardian.api.API;
 
 /**
  * The option keys the lab's runner passes to every pipeline in its {@link PipelineConfig}: where
- * the source is, where the sink tables and checkpoints live, and the timing knobs. Pipelines read
- * these; users may add their own.
+ * the sink tables and checkpoints live, and the timing knobs. Pipelines read these; users may add
+ * their own. The source is not an option but {@link PipelineConfig#source()}, so that its password
+ * never travels in a map of strings.
  */
 @API(status = EXPERIMENTAL)
 public final class LabOptions {
 
-  public static final String SOURCE_HOST = "source.host";
-  public static final String SOURCE_PORT = "source.port";
-  public static final String SOURCE_DATABASE = "source.database";
-  public static final String SOURCE_TABLE = "source.table";
-  public static final String SOURCE_USER = "source.user";
-
-  /** The CDC user's password; never recorded (the run record masks every key named *password*). */
-  public static final String SOURCE_PASSWORD = "source.password";
-
-  public static final String SOURCE_JDBC_URL = "source.jdbc-url";
   public static final String WAREHOUSE_PATH = "sink.warehouse-path";
   public static final String CHECKPOINTS_PATH = "checkpoints.path";
   public static final String CHECKPOINT_INTERVAL_MS = "checkpoint.interval-ms";

@@ -1,5 +1,6 @@
 package io.reliabilitylab.examples.customfault;
 
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The binlog connections a replication client (a CDC connector) holds on a MySQL or MariaDB server,
@@ -128,18 +128,10 @@ final class BinlogConnections {
   private Connection open() throws SQLException {
     Properties properties = new Properties();
     properties.setProperty("user", endpoint.user());
-    properties.setProperty("password", endpoint.password());
+    properties.setProperty("password", endpoint.credentials().revealPassword());
     properties.setProperty("connectTimeout", "10000");
     properties.setProperty("socketTimeout", "30000");
     properties.setProperty("allowPublicKeyRetrieval", "true");
     return DriverManager.getConnection(endpoint.jdbcUrl(), properties);
-  }
-
-  /** A one-line form of a failure, without the password (drivers never echo it). */
-  static String describe(@Nullable Throwable failure) {
-    if (failure == null) {
-      return "unknown";
-    }
-    return failure.getClass().getSimpleName() + ": " + failure.getMessage();
   }
 }

@@ -2,6 +2,7 @@ package io.reliabilitylab.examples.customfault;
 
 import io.reliabilitylab.examples.customfault.BinlogConnections.BinlogPosition;
 import io.reliabilitylab.examples.customfault.BinlogConnections.DumpThread;
+import io.reliabilitylab.spi.Failures;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
@@ -12,6 +13,7 @@ import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -180,7 +182,7 @@ final class SourceConnectionLoss implements FaultHandle {
               injectedAt,
               killedAt,
               "killed the CDC connector's binlog connection on the source database ("
-                  + endpoint.address()
+                  + endpoint.jdbcUrl()
                   + ")",
               details,
               proofs,
@@ -190,7 +192,7 @@ final class SourceConnectionLoss implements FaultHandle {
     } catch (TimeoutException e) {
       evidence = notProven(details, e.getMessage());
     } catch (Exception e) {
-      evidence = notProven(details, "the source refused: " + BinlogConnections.describe(e));
+      evidence = notProven(details, "the source refused: " + Failures.oneLine(e));
     } finally {
       outcome.complete(evidence);
     }
@@ -350,7 +352,7 @@ final class SourceConnectionLoss implements FaultHandle {
         throw e;
       } catch (Exception e) {
         // a table read while a commit lands may fail; the deadline decides
-        lastFailure = "; last read failed: " + BinlogConnections.describe(e);
+        lastFailure = "; last read failed: " + Failures.oneLine(e);
       }
       String failure = lastFailure;
       pause(deadline, () -> "no sink commit after checkpoint " + checkpointId + failure);
@@ -383,7 +385,7 @@ final class SourceConnectionLoss implements FaultHandle {
 
   private Map<String, String> baseDetails() {
     Map<String, String> details = new LinkedHashMap<>();
-    details.put("source", endpoint.address());
+    details.put("source", endpoint.jdbcUrl());
     details.put("user", endpoint.user());
     details.put("position", spec.position().text());
     details.put("job_id", jobIdBefore);

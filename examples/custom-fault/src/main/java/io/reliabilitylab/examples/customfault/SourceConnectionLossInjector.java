@@ -13,6 +13,8 @@ import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -34,13 +36,10 @@ import org.apiguardian.api.API;
  * or the job restarted and its source connected again), the job running, a checkpoint completed
  * after the reconnect and a sink commit after the fault.
  *
- * <p>Where the source is: the parameters {@value #JDBC_URL} and {@value #USER}, or else the
- * pipeline's effective configuration ({@code source.jdbc-url} or {@code source} as {@code
- * host:port/database}, and {@code source.user}). The password is never a parameter, since a fault
- * spec is written into the run record: it is read from the system property {@value
- * #PASSWORD_SYSTEM_PROPERTY} or else the environment variable {@value
- * #PASSWORD_ENVIRONMENT_VARIABLE}, and never logged or recorded. A MySQL or MariaDB JDBC driver
- * must be on the class path (the lab's harness brings one).
+ * <p>Where the source is and the account to connect as come from the pipeline ({@link
+ * FaultContext#source()}, which a pipeline offering {@link SourceEndpointAccess} fills): the fault
+ * takes no address and no password as parameters, since a fault spec is written into the run
+ * record. A MySQL or MariaDB JDBC driver must be on the class path (the lab's harness brings one).
  */
 // region registration
 @API(status = EXPERIMENTAL)
@@ -51,18 +50,6 @@ public final class SourceConnectionLossInjector implements FaultInjector {
   public static final String NAME = "source-connection-loss";
 
   // endregion
-
-  /** Parameter: the source's JDBC URL without credentials, e.g. {@code jdbc:mysql://db:3306/x}. */
-  public static final String JDBC_URL = "jdbc-url";
-
-  /** Parameter: the account to connect as; default the pipeline's {@code source.user}. */
-  public static final String USER = "user";
-
-  /** Where the password of that account is read from first: set on purpose for this JVM. */
-  public static final String PASSWORD_SYSTEM_PROPERTY = "srl.source.password";
-
-  /** Where it is read from when that system property is not set. */
-  public static final String PASSWORD_ENVIRONMENT_VARIABLE = "SRL_SOURCE_PASSWORD";
 
   /** A public no-argument constructor, as {@link java.util.ServiceLoader} needs. */
   public SourceConnectionLossInjector() {}
@@ -81,8 +68,9 @@ public final class SourceConnectionLossInjector implements FaultInjector {
 
   @Override
   public Set<Class<? extends PipelineCapability>> requiredCapabilities() {
-    // JobControl proves the job runs and checkpoints again, TableAccess that the sink commits.
-    return Set.of(JobControl.class, TableAccess.class);
+    // SourceEndpointAccess says where the source is; JobControl proves the job runs and checkpoints
+    // again, TableAccess that the sink commits.
+    return Set.of(SourceEndpointAccess.class, JobControl.class, TableAccess.class);
   }
 
   @Override
@@ -104,7 +92,7 @@ public final class SourceConnectionLossInjector implements FaultInjector {
             .map(Class::getSimpleName)
             .collect(Collectors.toCollection(TreeSet::new));
     if (!missing.isEmpty()) {
-      // Never "fired" on a pipeline that cannot show recovery: skipped, naming what is missing.
+      // Never "fired" where the source is unknown or recovery cannot be shown: skipped, naming why.
       return new Skipped(
           FaultEvidence.skipped(
               spec,
@@ -115,16 +103,15 @@ public final class SourceConnectionLossInjector implements FaultInjector {
       throw new IllegalArgumentException(
           "Fault '" + NAME + "' fires now or at-checkpoint:N, not at " + spec.position().text());
     }
-    SourceEndpoint endpoint =
-        SourceEndpoint.resolve(
-            spec,
-            pipeline.name(),
-            pipeline.effectiveConfiguration(),
-            System::getenv,
-            System::getProperty);
+    SourceEndpoint source = context.source().orElseThrow();
+    if (!source.jdbcUrl().startsWith("jdbc:mysql:")
+        && !source.jdbcUrl().startsWith("jdbc:mariadb:")) {
+      throw new IllegalArgumentException(
+          "Fault '" + NAME + "' reaches MySQL or MariaDB only, not " + source.jdbcUrl());
+    }
     return SourceConnectionLoss.start(
         context,
-        endpoint,
+        source,
         pipeline.capability(JobControl.class).orElseThrow(),
         pipeline.capability(TableAccess.class).orElseThrow());
   }

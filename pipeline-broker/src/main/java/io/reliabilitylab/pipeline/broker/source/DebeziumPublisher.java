@@ -789,7 +789,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     properties.setProperty("database.hostname", source.host());
     properties.setProperty("database.port", String.valueOf(source.port()));
     properties.setProperty("database.user", source.cdcCredentials().user());
-    properties.setProperty("database.password", source.cdcCredentials().password());
+    properties.setProperty("database.password", source.cdcCredentials().revealPassword());
     properties.setProperty("database.server.id", String.valueOf(builder.serverId));
     properties.setProperty("topic.prefix", builder.topicPrefix);
     properties.setProperty("database.include.list", source.database());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -181,7 +182,7 @@ class DebeziumPublisherBuilderTest {
 
     @Override
     public Credentials cdcCredentials() {
-      return new Credentials("cdc", "s3cret");
+      return Credentials.of("cdc", "s3cret");
     }
 
     @Override

@@ -100,12 +100,12 @@ public final class DirectJob implements OrdersJob {
 
   private MySqlSource<ChangeEnvelope> source() {
     return MySqlSource.<ChangeEnvelope>builder()
-        .hostname(config.sourceHost())
-        .port(config.sourcePort())
-        .databaseList(config.database())
+        .hostname(config.source().host())
+        .port(config.source().port())
+        .databaseList(config.source().database())
         .tableList(tableName())
-        .username(config.credentials().user())
-        .password(config.credentials().password())
+        .username(config.source().user())
+        .password(config.source().credentials().revealPassword())
         .serverId(config.serverIdRange())
         .serverTimeZone(config.serverTimeZone())
         .splitSize(config.splitSize())
@@ -133,6 +133,6 @@ public final class DirectJob implements OrdersJob {
   }
 
   private String tableName() {
-    return config.database() + "." + config.table();
+    return config.source().database() + "." + config.source().table();
   }
 }

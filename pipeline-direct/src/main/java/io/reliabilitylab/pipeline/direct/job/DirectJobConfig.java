@@ -3,12 +3,13 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the direct pipeline's job is built from: the source, the warehouse, checkpointing, the
@@ -16,7 +17,7 @@ import org.apiguardian.api.API;
  *
  * <pre>{@code
  * DirectJobConfig config = DirectJobConfig.builder()
- *     .source(database.host(), database.port(), database.database(), database.cdcCredentials())
+ *     .source(database.endpoint("orders"))
  *     .settings(OrdersJobSettings.builder()
  *         .warehouse(tempDir.resolve("warehouse"))
  *         .checkpointDirectory(tempDir.resolve("checkpoints"))
@@ -24,11 +25,8 @@ import org.apiguardian.api.API;
  *     .build();
  * }</pre>
  *
- * @param sourceHost the MySQL/MariaDB host
- * @param sourcePort its port
- * @param database the captured database (schema)
- * @param table the captured table in it
- * @param credentials the CDC account; never shown by {@link #effectiveConfiguration()}
+ * @param source the MySQL/MariaDB table to capture and the CDC account; its password is never shown
+ *     by {@link #effectiveConfiguration()}
  * @param serverIdRange the replica server ids the source's readers use, one per reader
  * @param serverTimeZone the server's session time zone for snapshot reads
  * @param splitSize rows per snapshot chunk (larger chunks read a big table faster)
@@ -36,11 +34,7 @@ import org.apiguardian.api.API;
  */
 @API(status = EXPERIMENTAL)
 public record DirectJobConfig(
-    String sourceHost,
-    int sourcePort,
-    String database,
-    String table,
-    SourceDatabase.Credentials credentials,
+    SourceEndpoint source,
     String serverIdRange,
     String serverTimeZone,
     int splitSize,
@@ -59,16 +53,10 @@ public record DirectJobConfig(
   static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 10_000;
 
   public DirectJobConfig {
-    Objects.requireNonNull(sourceHost, "sourceHost");
-    Objects.requireNonNull(database, "database");
-    Objects.requireNonNull(table, "table");
-    Objects.requireNonNull(credentials, "credentials");
+    Objects.requireNonNull(source, "source");
     Objects.requireNonNull(serverIdRange, "serverIdRange");
     Objects.requireNonNull(serverTimeZone, "serverTimeZone");
     Objects.requireNonNull(settings, "settings");
-    if (sourcePort < 1 || sourcePort > 65_535) {
-      throw new IllegalArgumentException("sourcePort must be 1..65535, got " + sourcePort);
-    }
     if (splitSize < 1) {
       throw new IllegalArgumentException("splitSize must be at least 1, got " + splitSize);
     }
@@ -88,11 +76,6 @@ public record DirectJobConfig(
     return new Builder(this);
   }
 
-  /** {@code host:port/database.table}, without credentials. */
-  public String sourceDescription() {
-    return sourceHost + ":" + sourcePort + "/" + database + "." + table;
-  }
-
   /**
    * The settings that decide a verdict, for the run record: source, checkpointing, restart
    * strategy, delivery semantics and sinks. No secrets.
@@ -101,14 +84,14 @@ public record DirectJobConfig(
     Map<String, String> map = new LinkedHashMap<>();
     map.put("pipeline", "direct");
     map.put("delivery.semantics", "EXACTLY_ONCE");
-    map.put("source", sourceDescription());
+    map.put("source", source.description());
     map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
     map.put("source.startup", "initial");
     map.put("source.binlog.keep-alive-interval-ms", Long.toString(BINLOG_KEEP_ALIVE_INTERVAL_MS));
     map.put("source.server-id", serverIdRange);
     map.put("source.server-time-zone", serverTimeZone);
     map.put("source.snapshot.split-size", Integer.toString(splitSize));
-    map.put("source.user", credentials.user());
+    map.put("source.user", source.user());
     map.putAll(settings.effectiveConfiguration());
     return map;
   }
@@ -121,11 +104,7 @@ public record DirectJobConfig(
   /** Builds a {@link DirectJobConfig}; the source and the settings' directories have no default. */
   @API(status = EXPERIMENTAL)
   public static final class Builder {
-    private String sourceHost = "127.0.0.1";
-    private int sourcePort = 3306;
-    private String database = "lab";
-    private String table = "orders";
-    private SourceDatabase.Credentials credentials = new SourceDatabase.Credentials("cdc", "");
+    private @Nullable SourceEndpoint source;
     private String serverIdRange = "5400-5409";
     private String serverTimeZone = "UTC";
     private int splitSize = 100_000;
@@ -134,35 +113,16 @@ public record DirectJobConfig(
     private Builder() {}
 
     private Builder(DirectJobConfig config) {
-      sourceHost = config.sourceHost;
-      sourcePort = config.sourcePort;
-      database = config.database;
-      table = config.table;
-      credentials = config.credentials;
+      source = config.source;
       serverIdRange = config.serverIdRange;
       serverTimeZone = config.serverTimeZone;
       splitSize = config.splitSize;
       settings = config.settings;
     }
 
-    /** The source's host, port, database and CDC account. */
-    public Builder source(
-        String host, int port, String database, SourceDatabase.Credentials credentials) {
-      this.sourceHost = host;
-      this.sourcePort = port;
-      this.database = database;
-      this.credentials = credentials;
-      return this;
-    }
-
-    /** The source database's connection and CDC account, from a {@link SourceDatabase}. */
-    public Builder source(SourceDatabase source) {
-      return source(source.host(), source.port(), source.database(), source.cdcCredentials());
-    }
-
-    /** The captured table; default {@code orders}. */
-    public Builder table(String table) {
-      this.table = table;
+    /** The table to capture and the CDC account to read it with. */
+    public Builder source(SourceEndpoint source) {
+      this.source = Objects.requireNonNull(source, "source");
       return this;
     }
 
@@ -199,16 +159,11 @@ public record DirectJobConfig(
     }
 
     public DirectJobConfig build() {
-      return new DirectJobConfig(
-          sourceHost,
-          sourcePort,
-          database,
-          table,
-          credentials,
-          serverIdRange,
-          serverTimeZone,
-          splitSize,
-          settings);
+      if (source == null) {
+        throw new IllegalStateException(
+            "The direct job needs a source: call source(database.endpoint(table))");
+      }
+      return new DirectJobConfig(source, serverIdRange, serverTimeZone, splitSize, settings);
     }
   }
 }

@@ -19,7 +19,7 @@ import org.apiguardian.api.API;
  *   MySqlSource<Order> orders = MySqlSource.<Order>builder()
  *       .hostname(source.host()).port(source.port())
  *       .databaseList(source.database()).tableList(source.qualifiedTable())
- *       .username(source.credentials().user()).password(source.credentials().password())
+ *       .username(source.credentials().user()).password(source.credentials().revealPassword())
  *       .serverId(source.serverIdRange())
  *       ...
  * };

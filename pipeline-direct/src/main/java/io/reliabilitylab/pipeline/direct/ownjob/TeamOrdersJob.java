@@ -120,6 +120,6 @@ final class TeamOrdersJob implements OrdersJob {
 
   @Override
   public String toString() {
-    return "TeamOrdersJob[" + pipelineName + ", " + lab.config().sourceDescription() + "]";
+    return "TeamOrdersJob[" + pipelineName + ", " + lab.config().source().description() + "]";
   }
 }

@@ -105,7 +105,7 @@ class ClusterLossIT {
     PipelineUnderTest pipeline =
         provider.start(
             new PipelineConfig(
-                ScenarioOptions.of(source, table.name(), runDirectory), runDirectory));
+                source.endpoint(table.name()), ScenarioOptions.of(runDirectory), runDirectory));
     try {
       JobControl job = pipeline.capability(JobControl.class).orElseThrow();
       TableAccess tables = pipeline.capability(TableAccess.class).orElseThrow();

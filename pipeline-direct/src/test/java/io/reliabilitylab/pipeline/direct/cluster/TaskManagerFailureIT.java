@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.record.FaultRecord;
 import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,6 +30,16 @@ class TaskManagerFailureIT {
         .containsEntry(
             TaskFailureInjector.CLAIM_BOUNDARY_KEY, TaskFailureInjector.EMBEDDED_CLAIM_BOUNDARY)
         .containsKeys("heartbeat.interval", "heartbeat.timeout");
+    // The source reaches the pipeline as an endpoint: its coordinates are recorded, its password
+    // not.
+    EmbeddedMariaDb source = EmbeddedMariaDb.shared();
+    assertThat(record.effectiveConfiguration())
+        .containsEntry("source", source.endpoint("orders").description())
+        .containsEntry("source.user", source.cdcCredentials().user())
+        .containsEntry("source.jdbc-url", source.jdbcUrl())
+        .containsEntry("source.kind", source.kind());
+    assertThat(record.effectiveConfiguration().values())
+        .noneMatch(value -> value.contains(source.cdcCredentials().revealPassword()));
     FaultRecord fault = record.faults().get(0);
     assertThat(fault.evidence().status()).isEqualTo(FaultStatus.FIRED);
     Map<String, String> details = fault.evidence().details();

@@ -3,7 +3,8 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,14 @@ class DirectJobConfigTest {
 
   private static final DirectJobConfig CONFIG =
       DirectJobConfig.builder()
-          .source("127.0.0.1", 3307, "lab", new SourceDatabase.Credentials("cdc", "s3cret-pw"))
+          .source(
+              new SourceEndpoint(
+                  "jdbc:mysql://127.0.0.1:3307/lab",
+                  "127.0.0.1",
+                  3307,
+                  "lab",
+                  "orders",
+                  Credentials.of("cdc", "s3cret-pw")))
           .settings(
               s -> s.warehouse(Path.of("/srv/lab/w")).checkpointDirectory(Path.of("/srv/lab/c")))
           .build();
@@ -26,13 +34,23 @@ class DirectJobConfigTest {
         .containsEntry("restart-strategy.fixed-delay.delay", "PT0.2S")
         .containsEntry("sink.current.uid-prefix", "iceberg-orders-current")
         .containsEntry("sink.changelog.uid-prefix", "iceberg-orders-changelog")
-        .containsEntry("source", "127.0.0.1:3307/lab.orders");
+        .containsEntry("source", "127.0.0.1:3307/lab.orders")
+        .containsEntry("source.user", "cdc");
   }
 
   @Test
   void neverShowsThePassword() {
     assertThat(CONFIG.effectiveConfiguration().values()).noneMatch(v -> v.contains("s3cret-pw"));
     assertThat(CONFIG.toString()).doesNotContain("s3cret-pw");
+    assertThat(String.valueOf(CONFIG.source())).doesNotContain("s3cret-pw");
+    assertThat(CONFIG.source().credentials().revealPassword()).isEqualTo("s3cret-pw");
+  }
+
+  @Test
+  void refusesToBuildWithoutASource() {
+    assertThatThrownBy(() -> DirectJobConfig.builder().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("needs a source");
   }
 
   @Test

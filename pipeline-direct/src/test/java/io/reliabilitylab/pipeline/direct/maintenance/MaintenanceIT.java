@@ -96,7 +96,8 @@ class MaintenanceIT {
     OrdersTable orders = OrdersTable.in(source);
     orders.reset();
     CdcPrerequisites.verify(source);
-    PipelineConfig config = new PipelineConfig(ScenarioOptions.of(source, orders.name(), run), run);
+    PipelineConfig config =
+        new PipelineConfig(source.endpoint(orders.name()), ScenarioOptions.of(run), run);
     Path spill = Files.createDirectories(run.resolve("spill"));
     List<MaintenanceReport> reports = new ArrayList<>();
     List<String> figures = new ArrayList<>();

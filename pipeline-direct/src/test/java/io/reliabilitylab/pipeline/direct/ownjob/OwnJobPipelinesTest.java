@@ -8,14 +8,15 @@ import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.runner.FaultSelection;
 import io.reliabilitylab.runner.discovery.Discovered;
-import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -145,7 +146,7 @@ class OwnJobPipelinesTest {
 
     assertThat(source.get().qualifiedTable()).isEqualTo("lab.orders");
     assertThat(source.get().port()).isEqualTo(3307);
-    assertThat(source.get().credentials().password()).isEqualTo("s3cret-pw");
+    assertThat(source.get().credentials().revealPassword()).isEqualTo("s3cret-pw");
     assertThat(source.get().toString()).contains("cdc").doesNotContain("s3cret-pw");
     assertThat(tables.get().current()).isEqualTo(TableIdentifier.of("lab", "orders_current"));
     assertThat(tables.get().warehouse()).isEqualTo(directory.resolve("warehouse"));
@@ -168,7 +169,14 @@ class OwnJobPipelinesTest {
 
   private DirectJobConfig config() {
     return DirectJobConfig.builder()
-        .source("127.0.0.1", 3307, "lab", new SourceDatabase.Credentials("cdc", "s3cret-pw"))
+        .source(
+            new SourceEndpoint(
+                "jdbc:mysql://127.0.0.1:3307/lab",
+                "127.0.0.1",
+                3307,
+                "lab",
+                "orders",
+                Credentials.of("cdc", "s3cret-pw")))
         .settings(
             s ->
                 s.warehouse(directory.resolve("warehouse"))

@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
  *
  * <pre>{@code
  * CatalogLoader catalog = FaultInjectingCatalogLoader.wrap(
- *     CatalogLoader.hadoop("lab", new Configuration(), properties),
+ *     CatalogLoader.hadoop("warehouse", new Configuration(), properties),
  *     Map.of("orders_current", FaultSwitchboard.SINK_COMMIT_CURRENT));
  * TableLoader loader = TableLoader.fromCatalog(catalog, TableIdentifier.of("lab", "orders_current"));
  * }</pre>

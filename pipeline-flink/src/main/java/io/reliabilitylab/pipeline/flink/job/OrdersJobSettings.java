@@ -146,7 +146,9 @@ public record OrdersJobSettings(
     map.put("restart-strategy.fixed-delay.delay", restartDelay.toString());
     map.put("parallelism.default", Integer.toString(parallelism));
     map.put("sink", "iceberg-flink-1.20 FlinkSink (v1 sink API), format v2");
-    map.put("sink.catalog", "hadoop " + IcebergWarehouse.warehouseUri(warehouse));
+    map.put(
+        "sink.catalog",
+        IcebergWarehouse.CATALOG_NAME + " (hadoop) " + IcebergWarehouse.warehouseUri(warehouse));
     map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
     map.put(JobVariant.OPTION, variant.text());
     map.put(
