@@ -58,7 +58,12 @@ class SiteGeneratorTest {
     expected.add("catalogue.html");
     assertThat(result.titles().keySet()).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(result.titles().keySet())
-        .startsWith("index.html", "getting-started.html", "concepts.html", "catalogue.html");
+        .startsWith(
+            "index.html",
+            "getting-started.html",
+            "concepts.html",
+            "architecture.html",
+            "catalogue.html");
     for (String page : expected) {
       String html = read(page);
       assertThat(html).as(page).startsWith("<!DOCTYPE html>").contains("<main>\n<h1");
