@@ -5,11 +5,13 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.workload.oracle.Expectation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +52,23 @@ public final class CatchUp {
       TableAccess tables, @Nullable Long lastEventId, Duration timeout, Clock clock)
       throws Exception {
     return await(tables, lastEventId, List.of(), timeout, clock);
+  }
+
+  /**
+   * Waits until the tables hold what {@code expected} ends with: its last written event and the
+   * deletes after it.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
+   */
+  public static Point await(TableAccess tables, Expectation expected, Duration timeout, Clock clock)
+      throws Exception {
+    OptionalLong last = expected.lastWrittenEventId();
+    return await(
+        tables,
+        last.isPresent() ? last.getAsLong() : null,
+        expected.trailingDeletes(),
+        timeout,
+        clock);
   }
 
   /**

@@ -3,7 +3,6 @@ package io.reliabilitylab.runner;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.CurrentChangelogConsistencyCheck;
-import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.record.ExerciseRecord;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
@@ -22,10 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -62,17 +58,12 @@ public final class CompactionExercise implements Exercise {
     JobControl job = Capabilities.require(pipeline, JobControl.class, "for compaction");
     RunRecord.Builder record = context.record();
 
-    ExecutorService writer =
-        Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-compaction-writer"));
-    try {
+    try (BackgroundWrites writes =
+        new BackgroundWrites("lab-compaction-writer", context.timeout())) {
       // Paced, so the pipeline still streams while the rewrite runs; unpaced the rest would be
       // written (and committed) before the rewrite starts.
-      long changes = context.rest().stream().mapToLong(t -> t.changes().size()).sum();
-      WorkloadWriter paced =
-          WorkloadWriter.builder(context.source())
-              .eventsPerSecond(Math.max(50, changes * 1000.0 / WRITE_SPAN.toMillis()))
-              .build();
-      Future<?> writing = writer.submit(() -> paced.write(context.rest()));
+      WorkloadWriter paced = BackgroundWrites.paced(context.source(), context.rest(), WRITE_SPAN);
+      Future<?> writing = writes.submit(() -> paced.write(context.rest()));
       // Let the sink commit a few checkpoints of the streaming half first, so the rewrite races
       // real commits with equality deletes.
       awaitNewCommits(tables, job, 2, context);
@@ -80,16 +71,10 @@ public final class CompactionExercise implements Exercise {
       record(record, "compaction:streaming", streaming, writing.isDone());
       contentKept(context, tables, streaming, "streaming");
       consistentWhileStreaming(context, tables);
-      writing.get(context.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } finally {
-      writer.shutdownNow();
+      writes.await(writing);
     }
 
-    Long lastEventId =
-        context.workload().lastEventId().isPresent()
-            ? context.workload().lastEventId().getAsLong()
-            : null;
-    CatchUp.await(tables, lastEventId, context.timeout(), context.clock());
+    context.awaitCatchUp();
     MaintenanceReport stopped = maintenance.compact(tables.currentTable());
     record(record, "compaction:after-stop", stopped, true);
     contentKept(context, tables, stopped, "after-stop");
@@ -182,13 +167,11 @@ public final class CompactionExercise implements Exercise {
     }
     Path spill = Files.createDirectories(context.directory().resolve("spill-" + when));
     CheckResult diff =
-        new SnapshotDiffCheck()
-            .check(
-                CheckContext.builder(context.pipeline().semantics())
-                    .expectedCurrent(tables.current(parent.get().snapshotId()))
-                    .actualCurrent(tables.current(report.snapshotAfter()))
-                    .workDirectory(spill)
-                    .build());
+        RowSetDiff.of(
+            context.pipeline().semantics(),
+            tables.current(parent.get().snapshotId()),
+            tables.current(report.snapshotAfter()),
+            spill);
     context
         .record()
         .check(

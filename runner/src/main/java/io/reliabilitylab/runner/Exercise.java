@@ -2,6 +2,7 @@ package io.reliabilitylab.runner;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.util.Map;
 import org.apiguardian.api.API;
 
 /**
@@ -15,6 +16,11 @@ public interface Exercise {
 
   /** The name a plan and {@code --scenarios} use, e.g. {@code pressure}. */
   String name();
+
+  /** The pipeline options the exercise's scenario runs with, on top of the suite's; none here. */
+  default Map<String, String> options() {
+    return Map.of();
+  }
 
   /**
    * Runs the exercise; returns once the rest of the workload is written. Measurements go into the

@@ -5,8 +5,10 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.oracle.Oracle;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +30,17 @@ public record ExerciseContext(
     Path directory,
     Clock clock,
     RunRecord.Builder record) {
+
+  /**
+   * Waits until the sink holds the whole workload, by the lifecycle's own criterion: the last
+   * written event and the deletes after it.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged
+   */
+  public CatchUp.Point awaitCatchUp() throws Exception {
+    TableAccess tables = Capabilities.require(pipeline, TableAccess.class, "to await catch-up");
+    return CatchUp.await(tables, Oracle.expect(workload), timeout, clock);
+  }
 
   /** The transactions the exercise must write: the workload after the baseline. */
   public List<SourceTransaction> rest() {

@@ -20,10 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apiguardian.api.API;
@@ -62,6 +59,11 @@ public final class PressureExercise implements Exercise {
   }
 
   @Override
+  public Map<String, String> options() {
+    return OPTIONS;
+  }
+
+  @Override
   public void run(ExerciseContext context) throws Exception {
     JobControl job = Capabilities.require(context.pipeline(), JobControl.class, "for pressure");
     TableAccess tables =
@@ -97,50 +99,49 @@ public final class PressureExercise implements Exercise {
     Instant throttledAt;
     Instant liftedAt = null;
     Instant drainedAt = null;
-    ExecutorService writer =
-        Executors.newSingleThreadExecutor(r -> new Thread(r, "lab-pressure-burst"));
-    try {
-      points.arm("operator", new FaultPosition.Now(), THROTTLE_ACTION, FAULT_ID);
-      throttledAt = context.clock().instant();
-      exercise.fact("throttle", THROTTLE_ACTION + " at the operator fault point");
-      // The burst: many transactions per commit, no rate limit.
-      Future<?> burst =
-          writer.submit(
-              () ->
-                  WorkloadWriter.builder(context.source())
-                      .transactionsPerCommit(20)
-                      .listener(
-                          (transaction, committedAt) ->
-                              writtenMax.accumulateAndGet(lastWritten(transaction), Math::max))
-                      .build()
-                      .write(rest));
-      Instant deadline = throttledAt.plus(context.timeout());
-      while (true) {
-        Instant now = context.clock().instant();
-        walk.walk(visible);
-        long lag = Math.max(0, writtenMax.get() - visibleMax.get());
-        maxLag = Math.max(maxLag, lag);
-        exercise.point("lag_events", Duration.between(startedAt, now).toMillis(), lag);
-        if (liftedAt == null
-            && burst.isDone()
-            && checkpointsTriggeredAfter(job, lastCheckpointBefore, throttledAt)
-                >= CHECKPOINTS_UNDER_PRESSURE) {
-          points.disarm(FAULT_ID);
-          liftedAt = now;
+    try (BackgroundWrites writes = new BackgroundWrites("lab-pressure-burst", context.timeout())) {
+      try {
+        points.arm("operator", new FaultPosition.Now(), THROTTLE_ACTION, FAULT_ID);
+        throttledAt = context.clock().instant();
+        exercise.fact("throttle", THROTTLE_ACTION + " at the operator fault point");
+        // The burst: many transactions per commit, no rate limit.
+        Future<?> burst =
+            writes.submit(
+                () ->
+                    WorkloadWriter.builder(context.source())
+                        .transactionsPerCommit(20)
+                        .listener(
+                            (transaction, committedAt) ->
+                                writtenMax.accumulateAndGet(lastWritten(transaction), Math::max))
+                        .build()
+                        .write(rest));
+        Instant deadline = throttledAt.plus(context.timeout());
+        while (true) {
+          Instant now = context.clock().instant();
+          walk.walk(visible);
+          long lag = Math.max(0, writtenMax.get() - visibleMax.get());
+          maxLag = Math.max(maxLag, lag);
+          exercise.point("lag_events", Duration.between(startedAt, now).toMillis(), lag);
+          if (liftedAt == null
+              && burst.isDone()
+              && checkpointsTriggeredAfter(job, lastCheckpointBefore, throttledAt)
+                  >= CHECKPOINTS_UNDER_PRESSURE) {
+            points.disarm(FAULT_ID);
+            liftedAt = now;
+          }
+          if (liftedAt != null && burst.isDone() && visibleMax.get() >= lastEventId) {
+            drainedAt = now;
+            break;
+          }
+          if (now.isAfter(deadline)) {
+            break;
+          }
+          Thread.sleep(SAMPLE.toMillis());
         }
-        if (liftedAt != null && burst.isDone() && visibleMax.get() >= lastEventId) {
-          drainedAt = now;
-          break;
-        }
-        if (now.isAfter(deadline)) {
-          break;
-        }
-        Thread.sleep(SAMPLE.toMillis());
+        writes.await(burst);
+      } finally {
+        points.disarm(FAULT_ID);
       }
-      burst.get(context.timeout().toMillis(), TimeUnit.MILLISECONDS);
-    } finally {
-      points.disarm(FAULT_ID);
-      writer.shutdownNow();
     }
 
     Instant liftedOrNow = liftedAt == null ? context.clock().instant() : liftedAt;

@@ -2,19 +2,17 @@ package io.reliabilitylab.harness.bench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.record.EnvironmentInfo;
 import io.reliabilitylab.record.RunId;
-import io.reliabilitylab.runner.Capabilities;
 import io.reliabilitylab.runner.ChangelogWalk;
-import io.reliabilitylab.runner.ScenarioOptions;
-import io.reliabilitylab.source.mysql.CdcPrerequisites;
+import io.reliabilitylab.runner.RowSetDiff;
+import io.reliabilitylab.runner.phase.Prepare;
+import io.reliabilitylab.runner.phase.RunningPipeline;
 import io.reliabilitylab.source.mysql.OrdersTable;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
 import io.reliabilitylab.source.mysql.WriteReport;
-import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.CloseableIterator;
@@ -22,7 +20,7 @@ import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobControl;
-import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
@@ -130,9 +128,7 @@ public final class Bench {
     configuration.putAll(config.describe());
     configuration.put("source.kind", source.kind());
     stackVersions.put("source", serverVersion());
-    OrdersTable table = OrdersTable.in(source);
-    table.reset();
-    CdcPrerequisites.verify(source);
+    OrdersTable table = Prepare.freshTable(source);
     Path benchDirectory = Files.createDirectories(workDirectory.resolve(RunId.next(started)));
 
     Map<String, BenchReport.Mode> modes = new LinkedHashMap<>();
@@ -207,19 +203,26 @@ public final class Bench {
       // 2. The initial snapshot.
       table.reset();
       int initialRows = writer(0).insertInitialRows(workload);
-      Map<String, String> options = new LinkedHashMap<>(ScenarioOptions.of(directory));
-      options.putAll(config.pipelineOptions());
       Files.createDirectories(directory);
       Instant startAt = clock.instant();
       say(label + "starting pipeline %s with %d initial rows", config.pipeline(), initialRows);
-      try (PipelineUnderTest pipeline =
-          provider.start(new PipelineConfig(source.endpoint(table.name()), options, directory))) {
+      try (RunningPipeline running =
+          RunningPipeline.start(
+              provider,
+              RunningPipeline.configuration(
+                  source,
+                  table.name(),
+                  directory,
+                  config.pipelineOptions(),
+                  JobSubmittedListener.NONE),
+              "to run the bench")) {
+        PipelineUnderTest pipeline = running.pipeline();
         pipeline
             .effectiveConfiguration()
             .forEach((key, value) -> configuration.putIfAbsent("pipeline." + key, value));
         pipeline.stackVersions().forEach(stackVersions::putIfAbsent);
-        JobControl job = Capabilities.require(pipeline, JobControl.class, "to run the bench");
-        TableAccess tables = Capabilities.require(pipeline, TableAccess.class, "to run the bench");
+        JobControl job = running.job();
+        TableAccess tables = running.tables();
         ChangelogWalk walk = new ChangelogWalk(tables);
         job.awaitRunning(config.catchUpTimeout());
         long snapshotMs = 0;
@@ -514,14 +517,7 @@ public final class Bench {
       drain(sink);
       Path spill = Files.createDirectories(directory.resolve("spill"));
       long started = System.nanoTime();
-      CheckResult diff =
-          new SnapshotDiffCheck()
-              .check(
-                  CheckContext.builder(pipeline.semantics())
-                      .expectedCurrent(sourceRows)
-                      .actualCurrent(sink)
-                      .workDirectory(spill)
-                      .build());
+      CheckResult diff = RowSetDiff.of(pipeline.semantics(), sourceRows, sink, spill);
       Duration checked = Duration.ofNanos(System.nanoTime() - started);
       started = System.nanoTime();
       drain(sourceRows);

@@ -29,16 +29,26 @@ final class Exploration implements AutoCloseable {
     this.explorer = explorer;
   }
 
+  /**
+   * What the runs of an exploration are on and where they go.
+   *
+   * @param pipeline the pipeline's name
+   * @param options the pipeline options of every run
+   * @param catchUpTimeout the deadline for a run's sink to catch up
+   * @param out where the report, case files and run records go
+   */
+  record Target(String pipeline, Map<String, String> options, Duration catchUpTimeout, Path out) {}
+
   static Exploration open(
       ClassLoader pluginClassLoader,
       CommandSpec spec,
-      String pipeline,
-      Map<String, String> options,
-      Duration catchUpTimeout,
       SourceOptions sourceOptions,
-      Path out,
-      List<String> commandLine)
+      List<String> commandLine,
+      Target target)
       throws Exception {
+    String pipeline = target.pipeline();
+    Map<String, String> options = target.options();
+    Path out = target.out();
     Discovered<PipelineProvider> pipelines =
         Discovered.pipelines(pluginClassLoader).requireNoProblems();
     PipelineProvider provider = pipelines.get(pipeline);
@@ -63,7 +73,7 @@ final class Exploration implements AutoCloseable {
       Explorer explorer =
           new Explorer(
               space,
-              new ScenarioTrials(runner, space, pipeline, options, catchUpTimeout),
+              new ScenarioTrials(runner, space, pipeline, options, target.catchUpTimeout()),
               pipeline,
               options,
               out,

@@ -90,12 +90,10 @@ final class ExploreCommand implements Callable<Integer> {
         Exploration.open(
             pluginClassLoader,
             spec,
-            draws.pipeline,
-            options,
-            pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            draws.out,
-            commandLine)) {
+            commandLine,
+            new Exploration.Target(
+                draws.pipeline, options, pipelineOptions.catchUpTimeout(), draws.out))) {
       printer.printf(
           "Exploring %s: %d tries, up to %d changes, %d fault x position cells ...%n",
           draws.pipeline, draws.tries, draws.maxChanges, exploration.space().cells().size());

@@ -110,12 +110,10 @@ final class ReplayCommand implements Callable<Integer> {
         Exploration.open(
             pluginClassLoader,
             spec,
-            caseFile.pipeline(),
-            options,
-            pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            draws.out,
-            commandLine)) {
+            commandLine,
+            new Exploration.Target(
+                caseFile.pipeline(), options, pipelineOptions.catchUpTimeout(), draws.out))) {
       printer.printf(
           "Replaying %s on %s: %s%n", file, caseFile.pipeline(), caseFile.exploreCase().describe());
       printer.flush();
@@ -164,12 +162,13 @@ final class ReplayCommand implements Callable<Integer> {
         Exploration.open(
             pluginClassLoader,
             spec,
-            draws.pipeline,
-            pipelineOptions.asOptions(),
-            pipelineOptions.catchUpTimeout(),
             sourceOptions,
-            draws.out,
-            commandLine)) {
+            commandLine,
+            new Exploration.Target(
+                draws.pipeline,
+                pipelineOptions.asOptions(),
+                pipelineOptions.catchUpTimeout(),
+                draws.out))) {
       printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, draws.pipeline, draws.tries);
       printer.flush();
       ExploreReport report =

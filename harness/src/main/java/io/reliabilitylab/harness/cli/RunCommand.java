@@ -1,32 +1,26 @@
 package io.reliabilitylab.harness.cli;
 
 import io.reliabilitylab.record.ExitCode;
-import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.record.RunRecordWriter;
 import io.reliabilitylab.record.SuiteSummary;
 import io.reliabilitylab.report.Dashboard;
 import io.reliabilitylab.report.RunDirectory;
-import io.reliabilitylab.runner.Exercises;
-import io.reliabilitylab.runner.FaultSelection;
-import io.reliabilitylab.runner.PressureExercise;
 import io.reliabilitylab.runner.ScenarioPlan;
-import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.runner.discovery.Discovered;
+import io.reliabilitylab.runner.suite.Suite;
+import io.reliabilitylab.runner.suite.SuiteListener;
+import io.reliabilitylab.runner.suite.SuiteResult;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
-import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -122,110 +116,101 @@ final class RunCommand implements Callable<Integer> {
     }
     Discovered<PipelineProvider> pipelines =
         Discovered.pipelines(pluginClassLoader).requireNoProblems();
-    PipelineProvider provider = pipelines.get(pipeline);
-    Discovered<FaultInjector> discoveredFaults =
-        Discovered.faults(pluginClassLoader).requireNoProblems();
-    List<FaultSelection.Choice> selectedFaults;
-    List<String> exercises;
+    // An unknown pipeline is refused here, with the discovered ones listed, before anything runs.
+    pipelines.get(pipeline);
+    List<FaultInjector> discoveredFaults =
+        Discovered.faults(pluginClassLoader).requireNoProblems().all();
+    List<ReconciliationCheck> checks =
+        Discovered.checks(pluginClassLoader).requireNoProblems().all();
+    PrintWriter printer = spec.commandLine().getOut();
+    Suite.Builder builder =
+        Suite.builder(pipeline)
+            .plugins(pipelines.all(), checks, discoveredFaults)
+            .faults(faults)
+            .exercises(scenarios)
+            .seed(seed)
+            .events(events)
+            .pipelineOptions(pipelineOptions.asOptions())
+            .catchUpTimeout(pipelineOptions.catchUpTimeout())
+            .outDirectory(out)
+            .command(commandLine)
+            .clock(Clock.systemUTC())
+            .listener(new Progress(printer));
+    if (!noReport) {
+      builder.listener(new DashboardWriter(printer));
+    }
+    Suite suite;
     try {
-      selectedFaults =
-          FaultSelection.parse(faults, discoveredFaults.all(), provider.capabilities());
-      exercises = exercises(scenarios);
+      suite = builder.build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    PrintWriter printer = spec.commandLine().getOut();
     try (SourceDatabase source = sourceOptions.open()) {
-      ScenarioRunner runner =
-          new ScenarioRunner(
-              source,
-              out,
-              pipelines.all(),
-              Discovered.checks(pluginClassLoader).requireNoProblems().all(),
-              discoveredFaults.all(),
-              commandLine,
-              Clock.systemUTC());
-      ScenarioPlan baseline =
-          new ScenarioPlan(
-              pipeline,
-              "baseline",
-              seed,
-              events,
-              pipelineOptions.asOptions(),
-              Duration.ofSeconds(60),
-              pipelineOptions.catchUpTimeout(),
-              List.of());
-      // A baseline, then each fault as its own scenario: fresh tables, the same seed, the same
-      // embedded database.
-      List<ScenarioPlan> plans = new ArrayList<>();
-      plans.add(baseline);
-      for (FaultSelection.Choice choice : selectedFaults) {
-        plans.add(baseline.withFaultVariant(choice.fault().name(), choice.variant()));
-      }
-      for (String exercise : exercises) {
-        plans.add(
-            baseline.withExercise(
-                exercise, exercise.equals("pressure") ? PressureExercise.OPTIONS : Map.of()));
-      }
-      Instant suiteStart = Instant.now();
-      List<RunRecord> records = new ArrayList<>();
-      for (ScenarioPlan plan : plans) {
-        printer.printf(
-            "Running %s / %s on %s (%s), %d events, seed %d ...%n",
-            pipeline, plan.scenario(), source.kind(), source.jdbcUrl(), events, seed);
-        printer.flush();
-        RunRecord record = runner.run(plan);
-        print(printer, record);
-        records.add(record);
-      }
-      SuiteSummary suite =
-          SuiteSummary.of(
-              RunId.next(suiteStart),
-              suiteStart,
-              Instant.now(),
-              Redactor.commandLine(commandLine),
-              records);
-      new RunRecordWriter(out).writeSuite(suite);
-      printer.printf(
-          "%nSuite %s: %s (%d scenarios)%n", suite.suiteId(), suite.verdict(), records.size());
-      if (!noReport) {
-        // The records are written and decide the exit code; a dashboard that cannot be written
-        // is reported, not allowed to change it.
-        try {
-          Path page = Dashboard.write(RunDirectory.read(out), out.resolve(Dashboard.FILE_NAME));
-          printer.printf("Dashboard: %s%n", page);
-        } catch (IOException | RuntimeException e) {
-          spec.commandLine()
-              .getErr()
-              .println("reliability-lab run: the dashboard was not written: " + Errors.oneLine(e));
-        }
-      }
+      SuiteResult result = suite.run(source);
       printer.flush();
-      return suite.exitCode().code();
+      return result.exitCode().code();
     }
   }
 
-  /** The exercises named by {@code --scenarios}, in the lab's order for {@code all}. */
-  private static List<String> exercises(String selection) {
-    String trimmed = selection.strip();
-    if (trimmed.equals("none")) {
-      return List.of();
+  /** Prints each scenario as it starts and ends, and the suite's verdict. */
+  private final class Progress implements SuiteListener {
+    private final PrintWriter printer;
+    private String sourceName = "";
+
+    Progress(PrintWriter printer) {
+      this.printer = printer;
     }
-    if (trimmed.equals("all")) {
-      return Exercises.names();
+
+    @Override
+    public void suiteStarting(SourceDatabase source) {
+      sourceName = source.kind() + " (" + source.jdbcUrl() + ")";
     }
-    List<String> chosen = new ArrayList<>();
-    for (String part : trimmed.split(",", -1)) {
-      String name = part.strip();
-      if (!name.isEmpty() && !chosen.contains(name)) {
-        chosen.add(Exercises.named(name).name());
+
+    @Override
+    public void scenarioStarting(ScenarioPlan plan) {
+      printer.printf(
+          "Running %s / %s on %s, %d events, seed %d ...%n",
+          pipeline, plan.scenario(), sourceName, events, seed);
+      printer.flush();
+    }
+
+    @Override
+    public void scenarioFinished(RunRecord record) {
+      print(printer, record);
+    }
+
+    @Override
+    public void suiteFinished(SuiteResult result) {
+      SuiteSummary suite = result.summary();
+      printer.printf(
+          "%nSuite %s: %s (%d scenarios)%n",
+          suite.suiteId(), suite.verdict(), result.records().size());
+    }
+  }
+
+  /** Writes the HTML dashboard next to the records once the summary is written. */
+  private final class DashboardWriter implements SuiteListener {
+    private final PrintWriter printer;
+
+    DashboardWriter(PrintWriter printer) {
+      this.printer = printer;
+    }
+
+    @Override
+    public void suiteFinished(SuiteResult result) {
+      // The records are written and decide the exit code; a dashboard that cannot be written is
+      // reported, not allowed to change it.
+      Path directory = result.outDirectory();
+      try {
+        Path page =
+            Dashboard.write(RunDirectory.read(directory), directory.resolve(Dashboard.FILE_NAME));
+        printer.printf("Dashboard: %s%n", page);
+      } catch (IOException | RuntimeException e) {
+        spec.commandLine()
+            .getErr()
+            .println("reliability-lab run: the dashboard was not written: " + Errors.oneLine(e));
       }
     }
-    if (chosen.isEmpty()) {
-      throw new IllegalArgumentException(
-          "--scenarios names none; use 'none', 'all' or some of " + Exercises.names());
-    }
-    return chosen;
   }
 
   private static void print(PrintWriter printer, RunRecord record) {

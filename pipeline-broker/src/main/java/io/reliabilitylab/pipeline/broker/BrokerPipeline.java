@@ -22,6 +22,7 @@ import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
 import java.time.Duration;
@@ -119,7 +120,8 @@ final class BrokerPipeline extends FlinkPipeline
             BrokerControl.class,
             SourceConnectorControl.class,
             DeadLetterQueue.class,
-            ReplayDeduplication.class));
+            ReplayDeduplication.class,
+            RunEvidence.class));
     return Set.copyOf(offered);
   }
 
@@ -132,6 +134,9 @@ final class BrokerPipeline extends FlinkPipeline
         || type == DeadLetterQueue.class
         || type == ReplayDeduplication.class) {
       return Optional.of(type.cast(this));
+    }
+    if (type == RunEvidence.class) {
+      return Optional.of(type.cast(new BrokerRunEvidence(this, this)));
     }
     return super.capability(type);
   }

@@ -25,6 +25,7 @@ import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
 import java.net.URI;
 import java.nio.file.Path;
@@ -101,7 +102,8 @@ public final class BrokerPipelineProvider implements PipelineProvider {
             BrokerControl.class,
             SourceConnectorControl.class,
             DeadLetterQueue.class,
-            ReplayDeduplication.class));
+            ReplayDeduplication.class,
+            RunEvidence.class));
     return Set.copyOf(offered);
   }
 

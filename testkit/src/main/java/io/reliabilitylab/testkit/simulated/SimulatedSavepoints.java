@@ -41,13 +41,7 @@ final class SimulatedSavepoints implements SavepointControl {
         throw new IllegalArgumentException("no savepoint at " + path);
       }
       job.jobId = "job-" + ++job.jobs;
-      job.clusterLost = false;
-      job.restarts = 0;
-      job.history.clear();
-      job.configuration.put("parallelism.default", Integer.toString(parallelism));
-      job.state = JobState.RUNNING;
-      pipeline.notifyAll();
-      return job.jobId;
+      return runningAgain(parallelism);
     }
   }
 
@@ -98,13 +92,7 @@ final class SimulatedSavepoints implements SavepointControl {
               .orElse(-1);
       job.checkpointCounter = restoredId; // Flink numbers on from the restored checkpoint
       job.checkpoints.clear(); // a fresh cluster's history
-      job.clusterLost = false;
-      job.restarts = 0;
-      job.history.clear();
-      job.configuration.put("parallelism.default", Integer.toString(parallelism));
-      job.state = JobState.RUNNING;
-      pipeline.notifyAll();
-      return job.jobId;
+      return runningAgain(parallelism);
     }
   }
 
@@ -131,5 +119,16 @@ final class SimulatedSavepoints implements SavepointControl {
           .map(CheckpointInfo::externalPath)
           .orElseThrow(() -> new IllegalStateException("no checkpoint retained yet"));
     }
+  }
+
+  /** The restored job, running at {@code parallelism} with a fresh restart count and history. */
+  private String runningAgain(int parallelism) {
+    job.clusterLost = false;
+    job.restarts = 0;
+    job.history.clear();
+    job.configuration.put("parallelism.default", Integer.toString(parallelism));
+    job.state = JobState.RUNNING;
+    pipeline.notifyAll();
+    return job.jobId;
   }
 }

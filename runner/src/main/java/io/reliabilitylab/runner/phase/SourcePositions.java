@@ -1,4 +1,4 @@
-package io.reliabilitylab.runner;
+package io.reliabilitylab.runner.phase;
 
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.data.SourcePosition;

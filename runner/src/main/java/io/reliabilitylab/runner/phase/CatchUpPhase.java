@@ -1,0 +1,74 @@
+package io.reliabilitylab.runner.phase;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import io.reliabilitylab.runner.CatchUp;
+import io.reliabilitylab.runner.ScenarioPlan;
+import io.reliabilitylab.runner.WaitTimedOutException;
+import io.reliabilitylab.workload.oracle.Expectation;
+import java.time.Duration;
+import java.time.Instant;
+import org.apiguardian.api.API;
+
+/**
+ * Awaits, by measurement, the sink holding the whole workload, and records the source position it
+ * reached. A sink that does not catch up in time fails the run with a failed {@code catch-up} check
+ * — except in a scenario reproducing a known hazard that loses data, whose lost events never
+ * arrive: the checks then judge what the sink holds, so that they name what is missing.
+ */
+@API(status = INTERNAL)
+public final class CatchUpPhase implements Phase {
+
+  /** The catch-up deadline of a scenario expected to diverge (its lost events never arrive). */
+  private static final Duration HAZARD_CATCH_UP = Duration.ofSeconds(20);
+
+  @Override
+  public String name() {
+    return "catch-up";
+  }
+
+  @Override
+  public Outcome run(Scenario scenario) throws Exception {
+    Instant catchUpAt = scenario.clock().instant();
+    CatchUp.Point point;
+    try {
+      point = await(scenario, scenario.expected());
+    } catch (WaitTimedOutException e) {
+      Outcome.Failed failed =
+          Outcome.timedOut(scenario, name(), e.getMessage(), deadline(scenario.plan()));
+      CatchUp.Point latest =
+          scenario.plan().knownHazard() == null
+              ? null
+              : CatchUp.latest(scenario.running().tables(), scenario.clock());
+      if (latest == null) {
+        return failed;
+      }
+      failed.recordIn(scenario.record());
+      point = latest;
+    }
+    scenario.record().timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
+    // The workload is complete and the sink holds its last event: the sink reached the source's
+    // position as it is now.
+    scenario.record().sourcePosition(SourcePositions.current(scenario.source()).orElse(null));
+    scenario.caughtUp(point);
+    return Outcome.proceed();
+  }
+
+  /** A scenario expected to lose data waits less: the lost event never arrives. */
+  @Override
+  public Duration deadline(ScenarioPlan plan) {
+    return plan.knownHazard() != null && plan.catchUpTimeout().compareTo(HAZARD_CATCH_UP) > 0
+        ? HAZARD_CATCH_UP
+        : plan.catchUpTimeout();
+  }
+
+  /**
+   * Waits until the sink holds what {@code expected} ends with, within the scenario's deadline.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged
+   */
+  CatchUp.Point await(Scenario scenario, Expectation expected) throws Exception {
+    return CatchUp.await(
+        scenario.running().tables(), expected, deadline(scenario.plan()), scenario.clock());
+  }
+}

@@ -1,0 +1,151 @@
+package io.reliabilitylab.runner.phase;
+
+import static org.apiguardian.api.API.Status.INTERNAL;
+
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.runner.CatchUp;
+import io.reliabilitylab.runner.RowSetDiff;
+import io.reliabilitylab.source.mysql.SourceRowReader;
+import io.reliabilitylab.spi.check.CheckContext;
+import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.ReconciliationCheck;
+import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.RunEvidence;
+import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.workload.oracle.Expectation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The final reconciliation: collects the pipeline's own evidence, runs every check at the point the
+ * sink caught up, and records the checks' verdicts and the snapshots they judged. The same
+ * reconciliation judges the baseline ({@link #reconcile}).
+ */
+@API(status = INTERNAL)
+public final class Reconcile implements Phase {
+
+  @Override
+  public String name() {
+    return "reconcile";
+  }
+
+  @Override
+  public Outcome run(Scenario scenario) throws Exception {
+    RunEvidence.Observation evidence = EvidenceCollection.atEnd(scenario);
+    Instant reconcileAt = scenario.clock().instant();
+    Result result = reconcile(scenario, scenario.caughtUp(), scenario.expected(), evidence, "");
+    scenario.timing("reconcile", reconcileAt);
+    scenario.record().snapshots(scenario.running().snapshots());
+    return result.sourceProblem() == null
+        ? Outcome.proceed()
+        : Outcome.aborted(result.sourceProblem());
+  }
+
+  /**
+   * What a reconciliation found.
+   *
+   * @param results the checks' results as recorded, labelled
+   * @param sourceProblem why the source could not serve as the reference, so that no check ran
+   */
+  record Result(List<CheckResult> results, @Nullable String sourceProblem) {
+
+    /** Whether every check ran and passed: what a baseline must show before a fault. */
+    boolean clean() {
+      return sourceProblem == null
+          && !results.isEmpty()
+          && results.stream().allMatch(result -> result.verdict() == Verdict.PASSED);
+    }
+  }
+
+  /**
+   * Reconciles the sink at {@code point} with the source and with {@code expected}; records each
+   * check's result with {@code label} before its name ({@code baseline:}, or none for the final
+   * checks).
+   */
+  static Result reconcile(
+      Scenario scenario,
+      CatchUp.Point point,
+      Expectation expected,
+      RunEvidence.Observation evidence,
+      String label)
+      throws Exception {
+    PipelineUnderTest pipeline = scenario.running().pipeline();
+    TableAccess tables = scenario.running().tables();
+    DeliverySemantics semantics = pipeline.semantics();
+    Path spill = Files.createDirectories(scenario.directory().resolve("spill"));
+    RowSet sourceRows = SourceRowReader.orders(scenario.source());
+    // The lab checks itself first: the source must hold what the oracle expects, or every later
+    // verdict would compare against a wrong reference.
+    CheckResult sourceMatchesOracle =
+        RowSetDiff.of(semantics, expected.current(), sourceRows, spill);
+    if (sourceMatchesOracle.verdict() != Verdict.PASSED) {
+      return new Result(
+          List.of(),
+          "the source table does not hold the workload the oracle expects ("
+              + sourceMatchesOracle.summary()
+              + "): another writer changed it, or the source is misconfigured");
+    }
+    CheckContext context =
+        CheckContext.builder(semantics)
+            .expectedCurrent(sourceRows)
+            .actualCurrent(tables.current(point.current().snapshotId()))
+            .expectedChangelog(expected.changelog())
+            .actualChangelog(tables.changelog(point.changelog().snapshotId()))
+            .checkpointId(point.checkpointId())
+            .linkage(evidence.judgedLinkage())
+            .dlqRecords(evidence.deadLetters())
+            .workDirectory(spill)
+            .build();
+    return new Result(runChecks(scenario, context, label), null);
+  }
+
+  private static List<CheckResult> runChecks(
+      Scenario scenario, CheckContext context, String label) {
+    PipelineUnderTest pipeline = scenario.running().pipeline();
+    RunRecord.Builder record = scenario.record();
+    List<CheckResult> results = new ArrayList<>();
+    List<String> notApplicable = new ArrayList<>();
+    for (ReconciliationCheck check : scenario.lab().checks()) {
+      if (!label.isEmpty() && !check.requiredCapabilities().isEmpty()) {
+        // The baseline reconciles the tables; a broker's offsets and dead letters are judged once,
+        // at the end, when the job has had time to commit them (a Kafka source commits offsets
+        // only after the checkpoint that holds them, and late on an idle topic).
+        continue;
+      }
+      if (!pipeline.capabilities().containsAll(check.requiredCapabilities())) {
+        notApplicable.add(
+            check.name()
+                + " (needs "
+                + check.requiredCapabilities().stream()
+                    .map(Class::getSimpleName)
+                    .sorted()
+                    .collect(Collectors.joining(", "))
+                + ")");
+        continue;
+      }
+      CheckResult result = check.check(context);
+      CheckResult labelled =
+          new CheckResult(
+              label + result.check(), result.verdict(), result.summary(), result.evidence());
+      record.check(labelled);
+      results.add(labelled);
+      if (label.isEmpty() && check.name().equals("snapshot-diff")) {
+        record.snapshotDiffCount(result.evidence().count("diff_count"));
+      }
+    }
+    if (!notApplicable.isEmpty()) {
+      // Not a verdict: the pipeline has no such part (a direct pipeline has no broker).
+      record.configuration("checks.not-applicable", String.join("; ", notApplicable));
+    }
+    return results;
+  }
+}
