@@ -28,6 +28,13 @@ public class ExploreProperty {
   /** The property method's name, which {@link Explorer} selects. */
   static final String METHOD = "everyCheckPassesAfterRecovery";
 
+  /**
+   * The session of the launch that made this instance. jqwik's bounded shrinking runs on a pool
+   * thread that it abandons, still running, when its time bound passes: that thread must go on
+   * asking this (closed) session, never the one a later exploration in the same JVM opened.
+   */
+  private final ExploreSession session = ExploreSession.current();
+
   // Randomized without edge cases, so that a seed and a number of tries name the cases exactly;
   // a new seed after a failure, so that exploring again explores further.
   @Property(
@@ -37,12 +44,11 @@ public class ExploreProperty {
       shrinking = ShrinkingMode.BOUNDED)
   @AddLifecycleHook(SessionSettings.class)
   boolean everyCheckPassesAfterRecovery(@ForAll("cases") ExploreCase exploreCase) throws Exception {
-    return ExploreSession.current().attempt(exploreCase);
+    return session.attempt(exploreCase);
   }
 
   @Provide
   Arbitrary<ExploreCase> cases() {
-    ExploreSession session = ExploreSession.current();
     return session.space().cases(session.settings().minChanges(), session.settings().maxChanges());
   }
 

@@ -32,6 +32,7 @@ final class ExploreSession {
   private @Nullable Instant shrinkingUntil;
   private @Nullable Exception problem;
   private @Nullable String seed;
+  private boolean closed;
 
   private final Consumer<Trial> onTrial;
 
@@ -58,7 +59,15 @@ final class ExploreSession {
   }
 
   static void close() {
+    ExploreSession session = current;
+    if (session != null) {
+      session.closeSession();
+    }
     current = null;
+  }
+
+  private synchronized void closeSession() {
+    closed = true;
   }
 
   ExploreSpace space() {
@@ -75,6 +84,10 @@ final class ExploreSession {
    * failure), and past the shrink-try cap a case is not run at all.
    */
   synchronized boolean attempt(ExploreCase exploreCase) throws Exception {
+    if (closed) {
+      // jqwik's abandoned shrinking thread, still proposing after the exploration ended: no run
+      return true;
+    }
     if (problem != null) {
       Assume.that(false); // the lab broke: run nothing more
     }
