@@ -1,6 +1,7 @@
 package io.reliabilitylab.examples.customfault;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.fault.FaultContext;
@@ -11,7 +12,10 @@ import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +23,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,21 +32,20 @@ class SourceConnectionLossInjectorTest {
 
   @TempDir Path work;
 
+  private static final FaultSpec SPEC =
+      new FaultSpec(
+          "srl-fault-1-" + SourceConnectionLossInjector.NAME,
+          SourceConnectionLossInjector.NAME,
+          new FaultPosition.Now(),
+          Map.of());
+
   /**
    * A pipeline that runs a job and has tables but does not say where its source is: the fault
    * cannot reach the database, so it is skipped naming {@code SourceEndpointAccess}.
    */
   @Test
   void isSkippedOnAPipelineThatDoesNotSayWhereItsSourceIs() throws Exception {
-    FaultSpec spec =
-        new FaultSpec(
-            "srl-fault-1-" + SourceConnectionLossInjector.NAME,
-            SourceConnectionLossInjector.NAME,
-            new FaultPosition.Now(),
-            Map.of());
-    FaultContext context =
-        new FaultContext(
-            pipelineWithoutSource(), spec, Clock.systemUTC(), Duration.ofSeconds(5), work);
+    FaultContext context = context(pipeline(null));
 
     assertThat(context.source()).isEmpty();
     try (FaultHandle handle = new SourceConnectionLossInjector().inject(context)) {
@@ -51,16 +55,52 @@ class SourceConnectionLossInjectorTest {
     }
   }
 
-  /** Offers JobControl and TableAccess; the fault skips before it calls any of their methods. */
-  private static PipelineUnderTest pipelineWithoutSource() {
-    Set<Class<?>> offered = Set.of(JobControl.class, TableAccess.class);
+  /** A source the fault cannot reach refuses the injection in one line, before anything changes. */
+  @Test
+  void refusesASourceThatIsNotMySqlOrMariaDbInOneLine() {
+    SourceEndpoint postgres =
+        new SourceEndpoint(
+            "jdbc:postgresql://127.0.0.1:5432/lab",
+            "127.0.0.1",
+            5432,
+            "lab",
+            "orders",
+            Credentials.of("cdc", "s3cret-pw"));
+
+    assertThatThrownBy(() -> new SourceConnectionLossInjector().inject(context(pipeline(postgres))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("MySQL or MariaDB only")
+        .hasMessageContaining("jdbc:postgresql:")
+        .hasMessageNotContaining("s3cret-pw")
+        .hasMessageNotContaining("\n");
+  }
+
+  private FaultContext context(PipelineUnderTest pipeline) {
+    return new FaultContext(pipeline, SPEC, Clock.systemUTC(), Duration.ofSeconds(5), work);
+  }
+
+  /**
+   * Offers JobControl and TableAccess, and SourceEndpointAccess when {@code source} is given; the
+   * fault skips or refuses before it calls any of their other methods.
+   */
+  private static PipelineUnderTest pipeline(@Nullable SourceEndpoint source) {
+    Set<Class<?>> offered =
+        source == null
+            ? Set.of(JobControl.class, TableAccess.class)
+            : Set.of(JobControl.class, TableAccess.class, SourceEndpointAccess.class);
     return (PipelineUnderTest)
         Proxy.newProxyInstance(
             SourceConnectionLossInjectorTest.class.getClassLoader(),
-            new Class<?>[] {PipelineUnderTest.class, JobControl.class, TableAccess.class},
+            new Class<?>[] {
+              PipelineUnderTest.class,
+              JobControl.class,
+              TableAccess.class,
+              SourceEndpointAccess.class
+            },
             (proxy, method, args) ->
                 switch (method.getName()) {
-                  case "name" -> "no-source";
+                  case "name" -> source == null ? "no-source" : "postgres-source";
+                  case "sourceEndpoint" -> source;
                   case "semantics" -> DeliverySemantics.EXACTLY_ONCE;
                   case "capabilities" -> offered;
                   case "capability" ->
