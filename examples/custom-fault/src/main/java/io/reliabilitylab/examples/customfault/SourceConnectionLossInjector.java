@@ -9,6 +9,7 @@ import io.reliabilitylab.kit.CapabilityCheck;
 import io.reliabilitylab.kit.ProofRule;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
+import io.reliabilitylab.kit.SkippedFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -106,8 +107,9 @@ public final class SourceConnectionLossInjector implements FaultInjector {
     SourceEndpoint source = context.source().orElseThrow();
     if (!source.jdbcUrl().startsWith("jdbc:mysql:")
         && !source.jdbcUrl().startsWith("jdbc:mariadb:")) {
-      throw new IllegalArgumentException(
-          "Fault '" + NAME + "' reaches MySQL or MariaDB only, not " + source.jdbcUrl());
+      // a pipeline on another database cannot host this fault: skipped, never "fired"
+      return SkippedFault.because(
+          context, "fault '" + NAME + "' reaches MySQL or MariaDB only, not " + source.jdbcUrl());
     }
     ProvenFault.Builder fault =
         ProvenFault.builder(context) // takes the baseline: before anything changes
