@@ -45,17 +45,18 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code enumerator-throws} (default): the source's split enumerator (wrapped as the {@code
  *       source-enumerator} fault point) throws, which fails the job globally; it restarts once.
+ *       Needs {@link FaultPoints} with that point (skipped without it, as on a team's own job).
  *       Proof: the fault id in the job's exception history and the restart count up by exactly one;
  *       the evidence says whether the pipeline reported the failover as global.
  *   <li>{@code cluster-dies}: the whole cluster is lost ({@link SavepointControl#loseCluster()}: no
  *       savepoint, no graceful stop), then the job is restored from its latest retained checkpoint
  *       with the same parallelism under a new job id. Needs {@link SavepointControl} (skipped
- *       without it, or when the pipeline cannot lose its cluster). The cluster is lost once a
- *       checkpoint completed ({@code now}), or once checkpoint N completed ({@code
- *       at-checkpoint:N}). Proof: the job id changed and the restored job runs, it was restored
- *       from retained checkpoint M (its path), and the old job's last completed checkpoint seen
- *       before the loss is not newer than M. The evidence carries the claim boundary: an embedded
- *       cluster is stopped inside the JVM, not killed as a process.
+ *       without it, or when the pipeline cannot lose its cluster) and no fault point, so it runs on
+ *       a team's own job too. The cluster is lost once a checkpoint completed ({@code now}), or
+ *       once checkpoint N completed ({@code at-checkpoint:N}). Proof: the job id changed and the
+ *       restored job runs, it was restored from retained checkpoint M (its path), and the old job's
+ *       last completed checkpoint seen before the loss is not newer than M. The evidence carries
+ *       the claim boundary: an embedded cluster is stopped inside the JVM, not killed as a process.
  * </ul>
  */
 @API(status = EXPERIMENTAL)
@@ -96,9 +97,10 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
     return "The source's split enumerator throws, forcing a global failover of the job";
   }
 
+  /** What both modes need; each mode needs more ({@link #extraCapabilities}). */
   @Override
   public Set<Class<? extends PipelineCapability>> requiredCapabilities() {
-    return Set.of(JobControl.class, FaultPoints.class);
+    return Set.of(JobControl.class);
   }
 
   @Override
@@ -116,7 +118,7 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
   @Override
   public List<FaultVariant> variants() {
     return List.of(
-        FaultVariant.standard(description()),
+        FaultVariant.standard(description() + " (needs the source-enumerator fault point)"),
         FaultVariant.of(
                 CLUSTER_DIES,
                 "The cluster dies (no savepoint, no graceful stop); the job is restored from its"
@@ -133,11 +135,14 @@ public final class CoordinatorFailureInjector extends BuiltInFault {
             + " retained checkpoint)");
   }
 
+  /**
+   * The enumerator's mode throws at a fault point compiled into the job; losing the cluster needs
+   * none, only a pipeline that can restore its job, so it also runs on a team's own job.
+   */
   @Override
   Set<Class<? extends PipelineCapability>> extraCapabilities(FaultSpec spec) {
-    return CLUSTER_DIES.equals(spec.parameter(MODE, ENUMERATOR_THROWS))
-        ? Set.of(SavepointControl.class)
-        : Set.of();
+    String mode = choice(spec, MODE, ENUMERATOR_THROWS, Set.of(ENUMERATOR_THROWS, CLUSTER_DIES));
+    return CLUSTER_DIES.equals(mode) ? Set.of(SavepointControl.class) : Set.of(FaultPoints.class);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.reliabilitylab.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.kit.CheckpointFailureReasons;
 import io.reliabilitylab.kit.Observation;
@@ -20,6 +21,7 @@ import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
 import java.nio.file.Files;
@@ -145,6 +147,58 @@ class FaultVariantsTest {
         inject(new CoordinatorFailureInjector(), pipeline, new FaultPosition.Now(), Map.of())) {
       assertThat(plain.awaitFired(WAIT).status()).isEqualTo(FaultStatus.FIRED);
     }
+  }
+
+  /**
+   * A team's own job has no fault point compiled in: the enumerator's mode is skipped naming
+   * FaultPoints, while losing the cluster, which needs none, runs. So the fault as a whole requires
+   * only JobControl, and {@code --faults all} picks it for such a job.
+   */
+  @Test
+  void theEnumeratorModeIsSkippedOnAJobWithoutFaultPointsWhileClusterDiesRuns() throws Exception {
+    SimulatedPipeline pipeline =
+        track(
+            SimulatedPipeline.running(
+                Set.of(JobControl.class, SavepointControl.class, TableAccess.class), Set.of()));
+
+    assertThat(new CoordinatorFailureInjector().requiredCapabilities())
+        .containsExactly(JobControl.class);
+    try (FaultHandle plain =
+        inject(new CoordinatorFailureInjector(), pipeline, new FaultPosition.Now(), Map.of())) {
+      FaultEvidence evidence = plain.awaitFired(WAIT);
+
+      assertThat(evidence.status()).isEqualTo(FaultStatus.SKIPPED);
+      assertThat(evidence.reason())
+          .contains("lacks FaultPoints")
+          .doesNotContain("SavepointControl");
+    }
+    try (FaultHandle handle =
+        inject(
+            new CoordinatorFailureInjector(),
+            pipeline,
+            new FaultPosition.Now(),
+            Map.of("mode", "cluster-dies"))) {
+      assertThat(handle.awaitFired(WAIT).status()).isEqualTo(FaultStatus.FIRED);
+      assertThat(handle.awaitRecovery(WAIT).recovered()).isTrue();
+    }
+  }
+
+  @Test
+  void anUnknownModeIsRefusedInOneLineWhateverThePipelineOffers() {
+    SimulatedPipeline pipeline =
+        track(SimulatedPipeline.running(Set.of(JobControl.class, TableAccess.class), Set.of()));
+
+    assertThatThrownBy(
+            () ->
+                inject(
+                    new CoordinatorFailureInjector(),
+                    pipeline,
+                    new FaultPosition.Now(),
+                    Map.of("mode", "enumerator-explodes")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'enumerator-explodes'")
+        .hasMessageContaining("[cluster-dies, enumerator-throws]")
+        .hasMessageNotContaining("\n");
   }
 
   @Test

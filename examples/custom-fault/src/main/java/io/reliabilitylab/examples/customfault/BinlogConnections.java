@@ -7,6 +7,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,110 +21,99 @@ import java.util.Properties;
  */
 final class BinlogConnections {
 
+  /** A server thread of the account: the id {@code KILL} takes, its client, its command. */
+  record ServerThread(long id, String client, String command) {
+    /** 'Binlog Dump' on MariaDB and MySQL, 'Binlog Dump GTID' on MySQL with GTIDs. */
+    boolean dumpsBinlog() {
+      return command.startsWith("Binlog Dump");
+    }
+  }
+
+  /** The server's binlog end: the file and offset the next event is written at. */
+  record BinlogPosition(String file, long offset) {
+    @Override
+    public String toString() {
+      return file + ":" + offset;
+    }
+  }
+
+  /**
+   * Connections killed at a time; the server's binlog end right after, which the killed client
+   * cannot have read past (empty when the account may not read it: it needs BINLOG MONITOR or
+   * REPLICATION CLIENT).
+   */
+  record Kill(List<ServerThread> victims, Instant at, Optional<BinlogPosition> binlogEnd) {
+    List<Long> ids() {
+      return victims.stream().map(ServerThread::id).toList();
+    }
+
+    /** The ids as {@code KILL} took them, comma-separated. */
+    String idText() {
+      return String.join(",", ids().stream().map(String::valueOf).toList());
+    }
+  }
+
   private final SourceEndpoint endpoint;
 
   BinlogConnections(SourceEndpoint endpoint) {
     this.endpoint = endpoint;
   }
 
-  /**
-   * One server thread streaming the binlog to a client.
-   *
-   * @param id the connection id that {@code KILL} takes
-   * @param user the account
-   * @param host the client's address, {@code host:port}
-   * @param connectedSeconds how long the thread has been in its current command
-   * @param state what the thread is doing, e.g. waiting for more updates
-   */
-  record DumpThread(long id, String user, String host, long connectedSeconds, String state) {}
+  /** The account's binlog dump threads, lowest id first. */
+  List<ServerThread> dumpThreads() throws SQLException {
+    return threads().stream().filter(ServerThread::dumpsBinlog).toList();
+  }
 
-  /**
-   * The server's binlog end: the file and offset the next event is written at.
-   *
-   * @param file the binlog file
-   * @param position the offset in it
-   */
-  record BinlogPosition(String file, long position) {
-    @Override
-    public String toString() {
-      return file + ":" + position;
+  /** Whether one of {@code ids} is still listed (a killed thread may linger briefly). */
+  boolean anyListed(List<Long> ids) throws SQLException {
+    return threads().stream().anyMatch(thread -> ids.contains(thread.id()));
+  }
+
+  /** Kills the connections, then reads the binlog end in the same session. */
+  Kill kill(List<ServerThread> victims, Clock clock) throws SQLException {
+    try (Connection connection = open();
+        Statement statement = connection.createStatement()) {
+      for (ServerThread victim : victims) {
+        statement.execute("KILL CONNECTION " + victim.id()); // an id, not text: nothing to quote
+      }
+      Instant killedAt = clock.instant();
+      // MySQL 8.4 renamed the statement; MariaDB and older MySQL know only the first name
+      for (String sql : List.of("SHOW MASTER STATUS", "SHOW BINARY LOG STATUS")) {
+        try (ResultSet rows = statement.executeQuery(sql)) {
+          return new Kill(
+              victims,
+              killedAt,
+              rows.next()
+                  ? Optional.of(new BinlogPosition(rows.getString(1), rows.getLong(2)))
+                  : Optional.empty());
+        } catch (SQLException notHere) {
+          // try the other name
+        }
+      }
+      return new Kill(victims, killedAt, Optional.empty());
     }
   }
 
-  /** The binlog dump threads of the endpoint's account, lowest id first. */
-  List<DumpThread> dumpThreads() throws SQLException {
+  /** The account's threads in {@code information_schema.PROCESSLIST}, lowest id first. */
+  private List<ServerThread> threads() throws SQLException {
     try (Connection connection = open();
         PreparedStatement query =
             connection.prepareStatement(
-                // 'Binlog Dump' on MariaDB and MySQL, 'Binlog Dump GTID' on MySQL with GTIDs
-                "SELECT ID, USER, HOST, TIME, STATE FROM information_schema.PROCESSLIST"
-                    + " WHERE COMMAND LIKE 'Binlog Dump%' AND USER = ? ORDER BY ID")) {
+                "SELECT ID, HOST, COMMAND FROM information_schema.PROCESSLIST"
+                    + " WHERE USER = ? ORDER BY ID")) {
       query.setString(1, endpoint.user());
-      List<DumpThread> threads = new ArrayList<>();
+      List<ServerThread> threads = new ArrayList<>();
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
           threads.add(
-              new DumpThread(
-                  rows.getLong("ID"),
-                  rows.getString("USER"),
-                  String.valueOf(rows.getString("HOST")),
-                  rows.getLong("TIME"),
-                  String.valueOf(rows.getString("STATE"))));
+              new ServerThread(
+                  rows.getLong(1),
+                  String.valueOf(rows.getString(2)),
+                  String.valueOf(rows.getString(3))));
         }
       }
       return threads;
     }
-  }
-
-  /** Whether a connection id is still in the process list (a killed thread may linger briefly). */
-  boolean present(long id) throws SQLException {
-    try (Connection connection = open();
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?")) {
-      query.setLong(1, id);
-      try (ResultSet rows = query.executeQuery()) {
-        return rows.next() && rows.getLong(1) > 0;
-      }
-    }
-  }
-
-  /**
-   * The binlog end read right before and right after a kill: the killed client cannot have read
-   * past {@code after}.
-   *
-   * @param before the server's binlog end just before the kill, if readable
-   * @param after the server's binlog end just after it, if readable
-   */
-  record Kill(Optional<BinlogPosition> before, Optional<BinlogPosition> after) {}
-
-  /** Kills connections, reading the binlog end right before and after, in one session. */
-  Kill kill(List<Long> ids) throws SQLException {
-    try (Connection connection = open();
-        Statement statement = connection.createStatement()) {
-      Optional<BinlogPosition> before = binlogPosition(statement);
-      for (long id : ids) {
-        // an id, not text: nothing to quote
-        statement.execute("KILL CONNECTION " + id);
-      }
-      return new Kill(before, binlogPosition(statement));
-    }
-  }
-
-  /** The binlog end, if the account may read it (BINLOG MONITOR or REPLICATION CLIENT). */
-  private static Optional<BinlogPosition> binlogPosition(Statement statement) {
-    // MySQL 8.4 renamed the statement; MariaDB and older MySQL know only the first name
-    for (String sql : List.of("SHOW MASTER STATUS", "SHOW BINARY LOG STATUS")) {
-      try (ResultSet rows = statement.executeQuery(sql)) {
-        if (rows.next()) {
-          return Optional.of(new BinlogPosition(rows.getString(1), rows.getLong(2)));
-        }
-        return Optional.empty();
-      } catch (SQLException notHere) {
-        // try the other name
-      }
-    }
-    return Optional.empty();
   }
 
   private Connection open() throws SQLException {

@@ -3,25 +3,31 @@ package io.reliabilitylab.examples.customfault;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.examples.customfault.BinlogConnections.Kill;
+import io.reliabilitylab.examples.customfault.BinlogConnections.ServerThread;
+import io.reliabilitylab.kit.CapabilityCheck;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
+import io.reliabilitylab.kit.SkippedFault;
 import io.reliabilitylab.spi.fault.FaultContext;
-import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
-import io.reliabilitylab.spi.fault.FaultSpec;
-import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
-import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
-import java.util.Objects;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
+import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
@@ -30,11 +36,16 @@ import org.apiguardian.api.API;
  *
  * <p>The fault connects to the MySQL or MariaDB source over JDBC, finds the {@code Binlog Dump}
  * connection of the CDC account in {@code information_schema.PROCESSLIST} and kills it. An account
- * may kill its own connections, so the CDC account itself is enough. Proof: the killed connection
- * id, the server's binlog position and the time of the kill, and the connection gone from the
- * process list. Recovery: a new binlog connection of the same account (the connector reconnected,
- * or the job restarted and its source connected again), the job running, a checkpoint completed
- * after the reconnect and a sink commit after the fault.
+ * may kill its own connections, so the CDC account itself is enough. Proof: the connection gone
+ * from the process list after the kill, with the killed connection id, the time of the kill and the
+ * server's binlog position right after it. Recovery ({@link SourceConnectionLoss}): a new binlog
+ * connection of the same account (the connector reconnected, or the job restarted and its source
+ * connected again), the job running, a checkpoint completed after the reconnect and a sink commit
+ * after that.
+ *
+ * <p>It is built on the plugin kit ({@code reliability-lab-plugin-kit}): {@link CapabilityCheck}
+ * skips it on a pipeline that lacks what it needs, and a {@link ProvenFault} polls its {@link
+ * ProofRule}, keeps the evidence and heals.
  *
  * <p>Where the source is and the account to connect as come from the pipeline ({@link
  * FaultContext#source()}, which a pipeline offering {@link SourceEndpointAccess} fills): the fault
@@ -82,57 +93,102 @@ public final class SourceConnectionLossInjector implements FaultInjector {
 
   // region inject
   @Override
-  public FaultHandle inject(FaultContext context) {
-    Objects.requireNonNull(context, "context");
-    FaultSpec spec = context.spec();
-    PipelineUnderTest pipeline = context.pipeline();
-    Set<String> missing =
-        requiredCapabilities().stream()
-            .filter(type -> pipeline.capability(type).isEmpty())
-            .map(Class::getSimpleName)
-            .collect(Collectors.toCollection(TreeSet::new));
-    if (!missing.isEmpty()) {
-      // Never "fired" where the source is unknown or recovery cannot be shown: skipped, naming why.
-      return new Skipped(
-          FaultEvidence.skipped(
-              spec,
-              context.clock().instant(),
-              "pipeline '" + pipeline.name() + "' lacks " + String.join(", ", missing)));
+  public FaultHandle inject(FaultContext context) throws Exception {
+    // Never "fired" where the source is unknown or recovery cannot be shown: skipped, naming why.
+    Optional<FaultHandle> skipped = CapabilityCheck.skipIfMissing(this, context);
+    if (skipped.isPresent()) {
+      return skipped.get();
     }
-    if (!supportedPositions().contains(spec.position().kind())) {
+    FaultPosition position = context.spec().position();
+    if (!supportedPositions().contains(position.kind())) {
       throw new IllegalArgumentException(
-          "Fault '" + NAME + "' fires now or at-checkpoint:N, not at " + spec.position().text());
+          "Fault '" + NAME + "' fires now or at-checkpoint:N, not at " + position.text());
     }
     SourceEndpoint source = context.source().orElseThrow();
     if (!source.jdbcUrl().startsWith("jdbc:mysql:")
         && !source.jdbcUrl().startsWith("jdbc:mariadb:")) {
-      throw new IllegalArgumentException(
-          "Fault '" + NAME + "' reaches MySQL or MariaDB only, not " + source.jdbcUrl());
+      // a pipeline on another database cannot host this fault: skipped, never "fired"
+      return SkippedFault.because(
+          context, "fault '" + NAME + "' reaches MySQL or MariaDB only, not " + source.jdbcUrl());
     }
-    return SourceConnectionLoss.start(
-        context,
-        source,
-        pipeline.capability(JobControl.class).orElseThrow(),
-        pipeline.capability(TableAccess.class).orElseThrow());
+    ProvenFault.Builder fault =
+        ProvenFault.builder(context) // takes the baseline: before anything changes
+            .detail("source", source.jdbcUrl())
+            .detail("user", source.user())
+            .detail("position", position.text());
+    BinlogConnections connections = new BinlogConnections(source);
+    JobControl job = fault.view().job();
+    List<ServerThread> victims;
+    try {
+      victims =
+          Waiting.until(
+              "binlog connection of '" + source.user() + "' to kill at " + position.text(),
+              context.timeout(),
+              () ->
+                  reached(position, job)
+                      ? Optional.of(connections.dumpThreads()).filter(found -> !found.isEmpty())
+                      : Optional.empty());
+    } catch (TimeoutException e) {
+      // nothing was killed: the fault is not proven, and the evidence says why
+      return fault
+          .what("killed no binlog connection of '" + source.user() + "'")
+          .proof((baseline, now) -> ProofVerdict.refuted(e.getMessage()))
+          .build();
+    }
+    Kill kill = connections.kill(victims, context.clock());
+    fault
+        .what("killed the CDC connector's binlog connection on " + source.jdbcUrl())
+        .detail("killed_connection_id", Long.toString(kill.ids().get(0)))
+        .detail("killed_connection_ids", kill.idText())
+        .detail("killed_connection_client", victims.get(0).client())
+        .detail("killed_at", kill.at().toString());
+    kill.binlogEnd()
+        .ifPresent(
+            end ->
+                fault.detail("binlog_file", end.file()).detail("binlog_offset", "" + end.offset()));
+    ProvenFault proven =
+        fault
+            .proof(goneFromTheProcessList(connections, kill, context.clock()))
+            // The server cannot give a killed connection back, and the connector opens a new one
+            // itself: nothing to heal. A fault that breaks something lasting undoes it here, once.
+            .healing(() -> {})
+            .build();
+    return new SourceConnectionLoss(
+        proven, fault.view(), fault.baseline(), connections, kill.ids());
   }
 
   // endregion
 
-  /** The handle of a fault that was not injected: it never fires and has nothing to heal. */
-  private record Skipped(FaultEvidence evidence) implements FaultHandle {
-
-    @Override
-    public FaultEvidence awaitFired(Duration timeout) {
-      return evidence;
-    }
-
-    @Override
-    public RecoveryEvidence awaitRecovery(Duration timeout) {
-      throw new IllegalStateException(
-          "Fault " + evidence.faultId() + " was skipped (" + evidence.reason() + ")");
-    }
-
-    @Override
-    public void close() {}
+  /** Now, or once checkpoint N completed for {@code at-checkpoint:N}. */
+  private static boolean reached(FaultPosition position, JobControl job) {
+    return !(position instanceof FaultPosition.AtCheckpoint at)
+        || job.checkpoints().stream().anyMatch(c -> c.completed() && c.id() >= at.checkpoint());
   }
+
+  // region proof
+  /**
+   * Proven once the killed connections are gone from the server's process list: what the server
+   * shows, not merely that {@code KILL} returned.
+   */
+  private static ProofRule goneFromTheProcessList(
+      BinlogConnections connections, Kill kill, Clock clock) {
+    return (baseline, now) -> {
+      if (connections.anyListed(kill.ids())) {
+        return ProofVerdict.pending("connection " + kill.idText() + " is still listed after KILL");
+      }
+      Instant goneAt = clock.instant();
+      String binlogEnd = kill.binlogEnd().map(end -> ", the binlog ending at " + end).orElse("");
+      return ProofVerdict.proven(
+          kill.at(),
+          List.of(
+              "KILL CONNECTION %s succeeded at %s%s: the Binlog Dump connection from %s"
+                  .formatted(kill.idText(), kill.at(), binlogEnd, kill.victims().get(0).client()),
+              "connection %s no longer in information_schema.PROCESSLIST at %s (%d ms later)"
+                  .formatted(
+                      kill.idText(), goneAt, Duration.between(kill.at(), goneAt).toMillis())),
+          Map.of("gone_at", goneAt.toString()));
+    };
+  }
+
+  // endregion
 }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.stream.Stream;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,11 @@ class SourceConnectionLossIT {
         .doesNotContainEntry(
             "reconnected_connection_id", fault.evidence().details().get("killed_connection_id"));
     // endregion
+
+    // Recovery counts from the connector's new connection: the first commit is one made after it,
+    // not the commit of what was read before the kill.
+    assertThat(fault.recovery().firstCommitAt())
+        .isAfter(Instant.parse(fault.recovery().details().get("reconnected_at")));
 
     LOG.info("Fault evidence: {} {}", fault.evidence().details(), fault.evidence().proofs());
     LOG.info("Recovery: {}; timings: {}", fault.recovery(), run.timings());

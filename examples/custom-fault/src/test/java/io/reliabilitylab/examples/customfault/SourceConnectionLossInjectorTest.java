@@ -11,7 +11,10 @@ import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.spi.secret.Credentials;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,21 +31,20 @@ class SourceConnectionLossInjectorTest {
 
   @TempDir Path work;
 
+  private static final FaultSpec SPEC =
+      new FaultSpec(
+          "srl-fault-1-" + SourceConnectionLossInjector.NAME,
+          SourceConnectionLossInjector.NAME,
+          new FaultPosition.Now(),
+          Map.of());
+
   /**
    * A pipeline that runs a job and has tables but does not say where its source is: the fault
    * cannot reach the database, so it is skipped naming {@code SourceEndpointAccess}.
    */
   @Test
   void isSkippedOnAPipelineThatDoesNotSayWhereItsSourceIs() throws Exception {
-    FaultSpec spec =
-        new FaultSpec(
-            "srl-fault-1-" + SourceConnectionLossInjector.NAME,
-            SourceConnectionLossInjector.NAME,
-            new FaultPosition.Now(),
-            Map.of());
-    FaultContext context =
-        new FaultContext(
-            pipelineWithoutSource(), spec, Clock.systemUTC(), Duration.ofSeconds(5), work);
+    FaultContext context = context(pipeline(null));
 
     assertThat(context.source()).isEmpty();
     try (FaultHandle handle = new SourceConnectionLossInjector().inject(context)) {
@@ -51,16 +54,54 @@ class SourceConnectionLossInjectorTest {
     }
   }
 
-  /** Offers JobControl and TableAccess; the fault skips before it calls any of their methods. */
-  private static PipelineUnderTest pipelineWithoutSource() {
-    Set<Class<?>> offered = Set.of(JobControl.class, TableAccess.class);
+  /** A pipeline on another database cannot host the fault: skipped, naming its source. */
+  @Test
+  void isSkippedOnASourceThatIsNotMySqlOrMariaDb() throws Exception {
+    SourceEndpoint postgres =
+        new SourceEndpoint(
+            "jdbc:postgresql://127.0.0.1:5432/lab",
+            "127.0.0.1",
+            5432,
+            "lab",
+            "orders",
+            Credentials.of("cdc", "s3cret-pw"));
+
+    try (FaultHandle handle =
+        new SourceConnectionLossInjector().inject(context(pipeline(postgres)))) {
+      FaultEvidence evidence = handle.awaitFired(Duration.ofSeconds(1));
+      assertThat(evidence.status()).isEqualTo(FaultStatus.SKIPPED);
+      assertThat(evidence.reason())
+          .contains("MySQL or MariaDB only", "jdbc:postgresql://127.0.0.1:5432/lab")
+          .doesNotContain("s3cret-pw");
+    }
+  }
+
+  private FaultContext context(PipelineUnderTest pipeline) {
+    return new FaultContext(pipeline, SPEC, Clock.systemUTC(), Duration.ofSeconds(5), work);
+  }
+
+  /**
+   * Offers JobControl and TableAccess, and SourceEndpointAccess when {@code source} is given; the
+   * fault skips before it calls any of their other methods.
+   */
+  private static PipelineUnderTest pipeline(@Nullable SourceEndpoint source) {
+    Set<Class<?>> offered =
+        source == null
+            ? Set.of(JobControl.class, TableAccess.class)
+            : Set.of(JobControl.class, TableAccess.class, SourceEndpointAccess.class);
     return (PipelineUnderTest)
         Proxy.newProxyInstance(
             SourceConnectionLossInjectorTest.class.getClassLoader(),
-            new Class<?>[] {PipelineUnderTest.class, JobControl.class, TableAccess.class},
+            new Class<?>[] {
+              PipelineUnderTest.class,
+              JobControl.class,
+              TableAccess.class,
+              SourceEndpointAccess.class
+            },
             (proxy, method, args) ->
                 switch (method.getName()) {
-                  case "name" -> "no-source";
+                  case "name" -> source == null ? "no-source" : "postgres-source";
+                  case "sourceEndpoint" -> source;
                   case "semantics" -> DeliverySemantics.EXACTLY_ONCE;
                   case "capabilities" -> offered;
                   case "capability" ->

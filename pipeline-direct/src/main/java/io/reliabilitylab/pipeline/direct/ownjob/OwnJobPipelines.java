@@ -25,15 +25,16 @@ import org.apiguardian.api.API;
  * <p>A team's job has no fault points compiled in, so it offers every capability of the direct
  * pipeline but {@code FaultPoints}, and runs under every fault that needs none: {@code
  * savepoint-restore} (stop with a savepoint, restore at another parallelism), {@code task-failure}
- * (a TaskManager of the embedded cluster lost), the compaction exercise, and plugin faults that
- * need only job control, table access, savepoints or TaskManagers (for example {@code
+ * (a TaskManager of the embedded cluster lost), {@code coordinator-failure:cluster-dies} (the
+ * cluster lost, the job restored from its retained checkpoint), the compaction exercise, and plugin
+ * faults that need only job control, table access, savepoints or TaskManagers (for example {@code
  * source-connection-loss} of {@code examples/custom-fault}). {@code --faults all} picks those. The
  * faults that fire a point inside the job are skipped with the reason when named: {@code
  * task-exception}, {@code checkpoint-failure}, {@code sink-commit-failure}, {@code
- * coordinator-failure} (both modes, since the fault as a whole declares the enumerator point),
- * {@code task-failure:snapshot-phase}, {@code savepoint-restore:older-savepoint} and the pressure
- * exercise; so are the broker faults. The run record's effective configuration names the team's
- * pipeline and says {@code fault-points: off}; checks judge exactly-once delivery.
+ * coordinator-failure}'s default mode (the enumerator throws), {@code task-failure:snapshot-phase},
+ * {@code savepoint-restore:older-savepoint} and the pressure exercise; so are the broker faults.
+ * The run record's effective configuration names the team's pipeline and says {@code fault-points:
+ * off}; checks judge exactly-once delivery.
  */
 @API(status = EXPERIMENTAL)
 public final class OwnJobPipelines {
