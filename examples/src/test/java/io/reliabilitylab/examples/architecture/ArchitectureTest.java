@@ -63,6 +63,7 @@ class ArchitectureTest {
     "io.reliabilitylab.runner..",
     "io.reliabilitylab.record..",
     "io.reliabilitylab.report..",
+    "io.reliabilitylab.junit..",
     "io.reliabilitylab.harness..",
     "io.reliabilitylab.examples..",
     "picocli..",

@@ -19,7 +19,6 @@ import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -164,22 +163,31 @@ public final class ReliabilityLab {
   }
 
   /**
-   * The {@code --plugin-path} values in {@code args}, read by a parse of its own: the commands need
-   * the class loader they discover on before the real parse.
+   * The {@code --plugin-path} values in {@code args}, found by a plain scan: the commands need the
+   * class loader they discover on before the real parse, and a parse of its own would run the
+   * interactive {@code --source-password} prompt (and read standard input) a second time. Where the
+   * option stands is left to the real parse, which refuses it where no command takes it; a value
+   * that does not parse is reported by the real parse too.
    */
-  private PluginPath pluginPathOption(String... args) {
-    ParseResult parsed;
-    try {
-      parsed = commandLine(labClassLoader, List.of(args)).parseArgs(args);
-    } catch (ParameterException e) {
-      // The real parse reports it.
-      return PluginPath.empty();
-    }
+  private static PluginPath pluginPathOption(String... args) {
     PluginPath path = PluginPath.empty();
-    for (ParseResult level = parsed; level != null; level = level.subcommand()) {
-      List<PluginPath> values = level.matchedOptionValue(PluginPathOption.NAME, List.of());
-      for (PluginPath value : values) {
-        path = path.plus(value);
+    for (int i = 0; i < args.length; i++) {
+      String argument = args[i];
+      if (argument.equals("--")) {
+        break;
+      }
+      String value = null;
+      if (argument.equals(PluginPathOption.NAME) && i + 1 < args.length) {
+        value = args[++i];
+      } else if (argument.startsWith(PluginPathOption.NAME + "=")) {
+        value = argument.substring(PluginPathOption.NAME.length() + 1);
+      }
+      if (value != null) {
+        try {
+          path = path.plus(PluginPath.parse(value));
+        } catch (IllegalArgumentException e) {
+          return PluginPath.empty();
+        }
       }
     }
     return path;

@@ -103,12 +103,17 @@ public final class DirectPipelineProvider implements PipelineProvider {
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
       return pipeline;
-    } catch (Exception e) {
-      // the pipeline, once built, cancels its job and stops the cluster it started
-      if (pipeline != null) {
-        pipeline.close();
-      } else {
-        cluster.close();
+    } catch (Exception | Error e) {
+      // The pipeline, once built, cancels its job and stops the cluster it started; a team's job
+      // may also fail with an Error (a class it lacks), and a failure to stop never hides why.
+      try {
+        if (pipeline != null) {
+          pipeline.close();
+        } else {
+          cluster.close();
+        }
+      } catch (Exception stopping) {
+        e.addSuppressed(stopping);
       }
       throw e;
     }

@@ -55,11 +55,7 @@ public final class Lifecycle {
   public RunRecord run(ScenarioPlan plan, Workload workload) throws Exception {
     Scenario scenario = Scenario.begin(lab, plan, workload);
     try {
-      Outcome outcome = runPhases(scenario);
-      if (!outcome.proceeds()) {
-        LOG.debug("Scenario {} stopped: {}", plan.scenario(), outcome.reason());
-      }
-      outcome.recordIn(scenario.record());
+      runPhases(scenario);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       scenario.record().error("interrupted");
@@ -70,16 +66,41 @@ public final class Lifecycle {
     return RecordRun.write(scenario);
   }
 
-  private Outcome runPhases(Scenario scenario) throws Exception {
-    // Released as a resource is, so that a failure to stop never hides why the scenario stopped.
-    try (AutoCloseable started = scenario::release) {
+  /**
+   * Runs the phases until one stops the scenario, records why, then stops the pipeline. The outcome
+   * is recorded before the pipeline is stopped, so that a failure to stop never hides why the
+   * scenario stopped: it is the run's error only when every phase proceeded.
+   */
+  private void runPhases(Scenario scenario) throws Exception {
+    Outcome outcome = Outcome.proceed();
+    try {
       for (Phase phase : phases) {
-        Outcome outcome = runPhase(phase, scenario);
+        outcome = runPhase(phase, scenario);
         if (!outcome.proceeds()) {
-          return outcome;
+          LOG.debug("Scenario {} stopped: {}", scenario.plan().scenario(), outcome.reason());
+          break;
         }
       }
-      return Outcome.proceed();
+    } catch (Exception e) {
+      try {
+        scenario.release();
+      } catch (Exception stopping) {
+        e.addSuppressed(stopping);
+      }
+      throw e;
+    }
+    outcome.recordIn(scenario.record());
+    try {
+      scenario.release();
+    } catch (Exception stopping) {
+      if (outcome.proceeds()) {
+        throw stopping;
+      }
+      LOG.warn(
+          "Scenario {} stopped ({}); stopping its pipeline then failed too: {}",
+          scenario.plan().scenario(),
+          outcome.reason(),
+          Failures.oneLine(stopping));
     }
   }
 

@@ -139,6 +139,36 @@ class LifecycleTest {
   }
 
   @Test
+  void aPipelineThatFailsToStopNeverHidesWhyTheScenarioStopped() throws Exception {
+    StandInPipeline pipeline = new StandInPipeline();
+    pipeline.failsToClose = new IllegalStateException("the cluster did not stop");
+    RunRecord record =
+        run(
+            step("start", scenario -> started(scenario, pipeline)),
+            step(
+                "catch-up",
+                scenario -> {
+                  throw new TimeoutException("the sink did not catch up");
+                }));
+
+    assertThat(pipeline.closed).isTrue();
+    assertThat(record.checks())
+        .singleElement()
+        .satisfies(c -> assertThat(c.check()).isEqualTo("catch-up"));
+    assertThat(record.summary().error()).isNull();
+    assertThat(record.summary().exitCode()).isEqualTo(ExitCode.FAILED);
+  }
+
+  @Test
+  void aPipelineThatFailsToStopAfterACleanRunIsTheRunsError() throws Exception {
+    StandInPipeline pipeline = new StandInPipeline();
+    pipeline.failsToClose = new IllegalStateException("the cluster did not stop");
+    RunRecord record = run(step("start", scenario -> started(scenario, pipeline)));
+
+    assertThat(record.summary().error()).isEqualTo("the cluster did not stop");
+  }
+
+  @Test
   void aScenarioWhosePhasesAllProceedIsRecordedWithTheirEvidence() throws Exception {
     RunRecord record =
         run(

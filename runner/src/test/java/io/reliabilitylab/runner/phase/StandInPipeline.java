@@ -32,6 +32,7 @@ final class StandInPipeline implements PipelineUnderTest, JobControl, TableAcces
   private final @Nullable Map<RunEvidence.Moment, RunEvidence.Observation> observations;
   final List<RunEvidence.Moment> asked = new ArrayList<>();
   boolean closed;
+  @Nullable RuntimeException failsToClose;
 
   /** Without {@link RunEvidence}. */
   StandInPipeline() {
@@ -94,6 +95,9 @@ final class StandInPipeline implements PipelineUnderTest, JobControl, TableAcces
   @Override
   public void close() {
     closed = true;
+    if (failsToClose != null) {
+      throw failsToClose;
+    }
   }
 
   @Override

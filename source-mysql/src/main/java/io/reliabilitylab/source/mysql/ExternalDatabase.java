@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -35,8 +34,6 @@ public final class ExternalDatabase implements SourceDatabase {
   public static final String KIND = "external";
 
   private static final int DEFAULT_PORT = 3306;
-  private static final Pattern PASSWORD_PARAMETER =
-      Pattern.compile("(?i)(^|[?&;])(password\\d?|pwd)=");
 
   private final String kind;
   private final String jdbcUrl;
@@ -216,9 +213,7 @@ public final class ExternalDatabase implements SourceDatabase {
                 + "): use jdbc:mysql://host:port/database",
             e);
       }
-      String query = uri.getRawQuery();
-      if (uri.getRawUserInfo() != null
-          || (query != null && PASSWORD_PARAMETER.matcher(query).find())) {
+      if (uri.getRawUserInfo() != null || SourceEndpoint.holdsCredentials(url)) {
         throw new IllegalArgumentException(
             "The source URL '"
                 + Redactor.redact(url)

@@ -78,6 +78,13 @@ class ExternalDatabaseTest {
     assertThatThrownBy(() -> ExternalDatabase.of("jdbc:mysql://x:Hunter2x@db:3306/lab", "x", "y"))
         .hasMessageContaining("holds credentials")
         .hasMessageNotContaining("Hunter2x");
+    // what the endpoint the pipelines get would refuse later is refused here, up front
+    assertThatThrownBy(
+            () ->
+                ExternalDatabase.of(
+                    "jdbc:mysql://db:3306/lab?trustCertificateKeyStorePassword=Hunter2x", "x", "y"))
+        .hasMessageContaining("holds credentials")
+        .hasMessageNotContaining("Hunter2x");
   }
 
   @Test

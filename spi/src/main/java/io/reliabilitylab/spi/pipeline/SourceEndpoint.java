@@ -80,6 +80,17 @@ public record SourceEndpoint(
       throw new IllegalArgumentException(
           "The source JDBC URL must start with jdbc:, got '" + Redactor.redact(jdbcUrl) + "'");
     }
+    if (holdsCredentials(jdbcUrl)) {
+      throw credentialsInUrl(jdbcUrl);
+    }
+  }
+
+  /**
+   * Whether a URL carries an account: user info before the host, or a parameter whose name names a
+   * secret ({@code password}, {@code trustCertificateKeyStorePassword}, …). An endpoint refuses
+   * such a URL; a command line checks it up front with this.
+   */
+  public static boolean holdsCredentials(String jdbcUrl) {
     int authority = jdbcUrl.indexOf("://");
     if (authority >= 0) {
       int end = authority + 3;
@@ -87,18 +98,19 @@ public record SourceEndpoint(
         end++;
       }
       if (jdbcUrl.substring(authority + 3, end).contains("@")) {
-        throw holdsCredentials(jdbcUrl);
+        return true;
       }
     }
     Matcher parameter = PARAMETER.matcher(jdbcUrl);
     while (parameter.find()) {
       if (Redactor.isSecretKey(parameter.group(1))) {
-        throw holdsCredentials(jdbcUrl);
+        return true;
       }
     }
+    return false;
   }
 
-  private static IllegalArgumentException holdsCredentials(String jdbcUrl) {
+  private static IllegalArgumentException credentialsInUrl(String jdbcUrl) {
     return new IllegalArgumentException(
         "The source JDBC URL '"
             + Redactor.redact(jdbcUrl)

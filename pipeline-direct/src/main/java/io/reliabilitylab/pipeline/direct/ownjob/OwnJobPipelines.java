@@ -11,15 +11,17 @@ import org.apiguardian.api.API;
 /**
  * Turns a pipeline team's own Flink job into a pipeline the lab runs: the direct pipeline's
  * embedded MariaDB source, MiniCluster (or session cluster), checkpointing and Iceberg tables, with
- * the team's topology or whole job in place of the reference job. Pass the provider to the runner
- * yourself; it is not discovered.
+ * the team's topology or whole job in place of the reference job. Give the provider to the lab
+ * yourself (the JUnit extension's {@code forPipeline(provider)}, or the runner's builder); it is
+ * not discovered.
  *
  * <pre>{@code
- * PipelineProvider pipeline = OwnJobPipelines.provider(
- *     "orders-enricher", (env, changes, sinks) -> sinks.writeReferenceSinks(enrich(changes)));
- * ScenarioRunner lab = new ScenarioRunner(source, out, List.of(pipeline), checks, faults, ...);
- * RunRecord run = lab.run(ScenarioPlan.of("orders-enricher", "savepoint-restore", 42, 300)
- *     .withFaults("savepoint-restore", List.of(PlannedFault.of("savepoint-restore"))));
+ * @RegisterExtension
+ * static final ReliabilityLabExtension lab = ReliabilityLabExtension.forPipeline(
+ *     OwnJobPipelines.provider(
+ *         "orders-enricher", (env, changes, sinks) -> sinks.writeReferenceSinks(enrich(changes))));
+ *
+ * RunRecord run = lab.scenario().events(300).inject("savepoint-restore").run();
  * }</pre>
  *
  * <p>A team's job has no fault points compiled in, so it offers every capability of the direct
