@@ -32,14 +32,14 @@ class CheckContextTest {
     CheckContext context =
         CheckContext.builder(DeliverySemantics.EXACTLY_ONCE)
             .checkpointId(7L)
-            .workDirectory(Path.of("/tmp/x"))
+            .workDirectory(Path.of("scenario-work"))
             .maxRowsInMemory(10)
             .sampleLimit(3)
             .build();
     CheckContext changed = context.toBuilder().sampleLimit(5).build();
     assertThat(changed.sampleLimit()).isEqualTo(5);
     assertThat(changed.checkpointId()).contains(7L);
-    assertThat(changed.workDirectory()).isEqualTo(Path.of("/tmp/x"));
+    assertThat(changed.workDirectory()).isEqualTo(Path.of("scenario-work"));
     assertThat(changed.maxRowsInMemory()).isEqualTo(10);
     assertThat(context.toBuilder().build()).isEqualTo(context);
     assertThat(context)
@@ -53,7 +53,7 @@ class CheckContextTest {
                 List.of(),
                 List.of(),
                 Optional.of(7L),
-                Path.of("/tmp/x"),
+                Path.of("scenario-work"),
                 10,
                 3));
   }
