@@ -55,10 +55,10 @@ public final class FaultSelection {
   }
 
   /**
-   * As {@link #parse(String, List)}, but {@code all} keeps only the faults whose required
-   * capabilities the pipeline can offer (all of them when {@code offered} is empty: not declared).
-   * A fault named explicitly is kept either way; it is skipped, and reported, if the pipeline lacks
-   * what it needs.
+   * As {@link #parse(String, List)}, but {@code all} keeps only the variants whose required
+   * capabilities (the fault's and the variant's own) the pipeline can offer (all of them when
+   * {@code offered} is empty: not declared). A fault named explicitly is kept either way; it is
+   * skipped, and reported, if the pipeline lacks what it needs.
    */
   public static List<Choice> parse(
       String selection,
@@ -73,9 +73,13 @@ public final class FaultSelection {
     }
     if (trimmed.equals("all")) {
       List<Choice> all = new ArrayList<>();
-      discovered.stream()
-          .filter(fault -> offered.isEmpty() || offered.containsAll(fault.requiredCapabilities()))
-          .forEach(fault -> fault.variants().forEach(v -> all.add(new Choice(fault, v))));
+      for (FaultInjector fault : discovered) {
+        for (FaultVariant variant : fault.variants()) {
+          if (offered.isEmpty() || variant.applicableTo(fault, offered)) {
+            all.add(new Choice(fault, variant));
+          }
+        }
+      }
       return all;
     }
     Set<String> seen = new LinkedHashSet<>();

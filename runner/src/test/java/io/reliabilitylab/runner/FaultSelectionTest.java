@@ -9,6 +9,8 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,30 @@ class FaultSelectionTest {
   void aFaultsNameSelectsAllItsVariantsAndAVariantNameOnlyItself() {
     assertThat(names(FaultSelection.parse("varied:older, plain, varied", DISCOVERED)))
         .containsExactly("varied:older", "plain", "varied", "varied:snapshot-phase");
+  }
+
+  @Test
+  void allPlansAVariantOnlyWhereThePipelineOffersWhatTheVariantNeeds() {
+    FaultInjector killing =
+        fault(
+            "killing",
+            List.of(
+                FaultVariant.of("process-kill", "SIGKILLs the process")
+                    .requires(TaskManagerProcessControl.class)));
+    List<FaultInjector> discovered = List.of(killing);
+
+    assertThat(names(FaultSelection.parse("all", discovered, Set.of(TaskManagerControl.class))))
+        .containsExactly("killing");
+    // a subtype offered covers the variant's need
+    assertThat(
+            names(FaultSelection.parse("all", discovered, Set.of(TaskManagerProcessControl.class))))
+        .containsExactly("killing", "killing:process-kill");
+    // named explicitly, it is kept: the run reports it skipped
+    assertThat(
+            names(
+                FaultSelection.parse(
+                    "killing:process-kill", discovered, Set.of(TaskManagerControl.class))))
+        .containsExactly("killing:process-kill");
   }
 
   @Test

@@ -55,7 +55,7 @@ final class Exploration implements AutoCloseable {
     List<FaultInjector> faults = Discovered.faults(pluginClassLoader).requireNoProblems().all();
     ExploreSpace space;
     try {
-      space = new ExploreSpace(faults, provider.capabilities());
+      space = new ExploreSpace(faults, provider.capabilities(options));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -87,11 +87,9 @@ public final class ExploreSpace {
     sorted.sort(Comparator.comparing(FaultInjector::name));
     List<Choice> all = new ArrayList<>();
     for (FaultInjector fault : sorted) {
-      if (!offered.isEmpty() && !offered.containsAll(fault.requiredCapabilities())) {
-        continue;
-      }
       for (FaultVariant variant : fault.variants()) {
-        if (variant.knownHazard() != null) {
+        if (variant.knownHazard() != null
+            || !offered.isEmpty() && !variant.applicableTo(fault, offered)) {
           continue;
         }
         List<FaultPosition.Kind> kinds = kinds(fault, variant);

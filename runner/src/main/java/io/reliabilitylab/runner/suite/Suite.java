@@ -232,7 +232,7 @@ public final class Suite {
     public Suite build() {
       PipelineProvider provider = Lab.named(pipelines, pipeline, "pipeline");
       List<FaultSelection.Choice> chosenFaults =
-          FaultSelection.parse(faultSelection, faults, provider.capabilities());
+          FaultSelection.parse(faultSelection, faults, provider.capabilities(pipelineOptions));
       List<Exercise> chosenExercises = Exercises.select(exerciseSelection);
       ScenarioPlan baseline =
           new ScenarioPlan(

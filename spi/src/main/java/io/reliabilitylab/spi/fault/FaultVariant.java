@@ -2,11 +2,15 @@ package io.reliabilitylab.spi.fault;
 
 import static org.apiguardian.api.API.Status.STABLE;
 
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +32,9 @@ import org.jspecify.annotations.Nullable;
  * @param knownHazard null, or the upstream defect this variant reproduces (e.g. {@code
  *     apache/iceberg#10892: ...}): the checks are expected to fail, and a suite reports a failure
  *     as a known hazard detected rather than a defect of the pipeline
+ * @param requiredCapabilities what this variant needs beyond its fault's {@link
+ *     FaultInjector#requiredCapabilities()} (e.g. TaskManagers that are processes), so that {@code
+ *     --faults all} plans it only on a pipeline that offers them
  */
 @API(status = STABLE)
 public record FaultVariant(
@@ -35,7 +42,8 @@ public record FaultVariant(
     String description,
     @Nullable FaultPosition position,
     Map<String, String> parameters,
-    @Nullable String knownHazard) {
+    @Nullable String knownHazard,
+    Set<Class<? extends PipelineCapability>> requiredCapabilities) {
 
   /** The name of the variant every fault has. */
   public static final String DEFAULT = "default";
@@ -48,6 +56,17 @@ public record FaultVariant(
           "A fault variant's name is lower-case letters, digits and '-', got '" + name + "'");
     }
     parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    requiredCapabilities = Collections.unmodifiableSet(new LinkedHashSet<>(requiredCapabilities));
+  }
+
+  /** A variant that needs nothing beyond its fault's capabilities. */
+  public FaultVariant(
+      String name,
+      String description,
+      @Nullable FaultPosition position,
+      Map<String, String> parameters,
+      @Nullable String knownHazard) {
+    this(name, description, position, parameters, knownHazard, Set.of());
   }
 
   /** A variant with no parameters, at a position the lab picks. */
@@ -62,20 +81,54 @@ public record FaultVariant(
 
   /** A copy that fires at {@code at}. */
   public FaultVariant at(FaultPosition at) {
-    return new FaultVariant(name, description, Objects.requireNonNull(at), parameters, knownHazard);
+    return new FaultVariant(
+        name,
+        description,
+        Objects.requireNonNull(at),
+        parameters,
+        knownHazard,
+        requiredCapabilities);
   }
 
   /** A copy with one more parameter. */
   public FaultVariant with(String key, String value) {
     Map<String, String> copy = new LinkedHashMap<>(parameters);
     copy.put(key, value);
-    return new FaultVariant(name, description, position, copy, knownHazard);
+    return new FaultVariant(name, description, position, copy, knownHazard, requiredCapabilities);
   }
 
   /** A copy expected to diverge because of {@code hazard}, an open upstream defect. */
   public FaultVariant expectedToDiverge(String hazard) {
     return new FaultVariant(
-        name, description, position, parameters, Objects.requireNonNull(hazard));
+        name,
+        description,
+        position,
+        parameters,
+        Objects.requireNonNull(hazard),
+        requiredCapabilities);
+  }
+
+  /**
+   * A copy that also needs {@code capabilities}: a pipeline without them does not plan it under
+   * {@code --faults all}, and a run that names it reports it skipped.
+   */
+  @SafeVarargs
+  public final FaultVariant requires(Class<? extends PipelineCapability>... capabilities) {
+    Set<Class<? extends PipelineCapability>> copy = new LinkedHashSet<>(requiredCapabilities);
+    copy.addAll(List.of(capabilities));
+    return new FaultVariant(name, description, position, parameters, knownHazard, copy);
+  }
+
+  /**
+   * Whether a pipeline offering {@code offered} can run this variant of {@code fault}: it offers (a
+   * subtype of) every capability the fault and the variant require.
+   */
+  public boolean applicableTo(
+      FaultInjector fault, Set<Class<? extends PipelineCapability>> offered) {
+    Set<Class<? extends PipelineCapability>> needed =
+        new LinkedHashSet<>(fault.requiredCapabilities());
+    needed.addAll(requiredCapabilities);
+    return needed.stream().allMatch(type -> offered.stream().anyMatch(type::isAssignableFrom));
   }
 
   /** The position, if the variant fixes one. */

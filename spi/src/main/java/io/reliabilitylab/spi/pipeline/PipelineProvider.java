@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.pipeline;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.reliabilitylab.spi.Named;
+import java.util.Map;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -31,6 +32,15 @@ public interface PipelineProvider extends Named {
    */
   default Set<Class<? extends PipelineCapability>> capabilities() {
     return Set.of();
+  }
+
+  /**
+   * The capabilities a pipeline of this kind started with {@code options} can offer: what {@link
+   * #capabilities()} says unless the options change it (e.g. a cluster of processes, whose
+   * TaskManagers can be killed, instead of an embedded one).
+   */
+  default Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+    return capabilities();
   }
 
   /**
