@@ -19,6 +19,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +41,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Parameters: {@code replacement} = {@code after} (default), {@code before} or {@code none}
  * (rely on spare slots); {@code task-manager} = the id to terminate (default: the first the
- * pipeline lists).
+ * pipeline lists); {@code process} = {@code kill} or {@code pause} (variants {@code process-kill},
+ * {@code process-pause}: on a cluster whose TaskManagers are processes, see {@link
+ * TaskManagerProcessFaults}).
  *
  * <p>At {@code snapshot-phase:K} (needs the {@code operator} fault point as well) the operator
  * point holds the element after K snapshot rows, so the job is provably inside its snapshot phase,
@@ -60,6 +63,18 @@ public final class TaskFailureInjector extends BuiltInFault {
 
   /** The spec parameter naming the TaskManager to terminate. */
   public static final String TASK_MANAGER = "task-manager";
+
+  /**
+   * The spec parameter acting on the TaskManager's process: {@code kill} (SIGKILL) or {@code pause}
+   * (SIGSTOP past the heartbeat timeout, then SIGCONT); needs {@link TaskManagerProcessControl}.
+   */
+  public static final String PROCESS = "process";
+
+  /** The variant that SIGKILLs the TaskManager's process. */
+  public static final String PROCESS_KILL = "process-kill";
+
+  /** The variant that freezes the TaskManager's process past its heartbeat timeout. */
+  public static final String PROCESS_PAUSE = "process-pause";
 
   /** The variant that loses the TaskManager while the source reads its snapshot. */
   public static final String SNAPSHOT_PHASE = "snapshot-phase";
@@ -109,11 +124,25 @@ public final class TaskFailureInjector extends BuiltInFault {
                 "The TaskManager is lost while the source still reads its snapshot, after "
                     + TaskExceptionInjector.SNAPSHOT_PHASE_ROWS
                     + " snapshot rows")
-            .at(new FaultPosition.SnapshotPhase(TaskExceptionInjector.SNAPSHOT_PHASE_ROWS)));
+            .at(new FaultPosition.SnapshotPhase(TaskExceptionInjector.SNAPSHOT_PHASE_ROWS)),
+        FaultVariant.of(
+                PROCESS_KILL,
+                "The TaskManager's JVM is killed with SIGKILL and a replacement process started")
+            .with(PROCESS, "kill")
+            .requires(TaskManagerProcessControl.class),
+        FaultVariant.of(
+                PROCESS_PAUSE,
+                "The TaskManager's JVM is frozen with SIGSTOP until the cluster declares it lost,"
+                    + " then thawed with SIGCONT")
+            .with(PROCESS, "pause")
+            .requires(TaskManagerProcessControl.class));
   }
 
   @Override
   Set<Class<? extends PipelineCapability>> extraCapabilities(FaultSpec spec) {
+    if (spec.parameters().containsKey(PROCESS)) {
+      return Set.of(TaskManagerProcessControl.class);
+    }
     return spec.position() instanceof FaultPosition.SnapshotPhase
         ? Set.of(FaultPoints.class)
         : Set.of();
@@ -125,7 +154,10 @@ public final class TaskFailureInjector extends BuiltInFault {
         REPLACEMENT,
         "after (default), before or none: when a replacement TaskManager starts",
         TASK_MANAGER,
-        "the TaskManager to terminate (default: the first running the job's tasks)");
+        "the TaskManager to terminate (default: the first running the job's tasks)",
+        PROCESS,
+        "kill (SIGKILL) or pause (SIGSTOP past the heartbeat timeout, then SIGCONT): act on the"
+            + " TaskManager's process");
   }
 
   @Override
@@ -155,6 +187,14 @@ public final class TaskFailureInjector extends BuiltInFault {
               + victim
               + "', which runs none of the job's tasks; use one of "
               + running);
+    }
+    if (spec.parameters().containsKey(PROCESS)) {
+      String process = choice(spec, PROCESS, "kill", Set.of("kill", "pause"));
+      TaskManagerProcessControl processes =
+          context.pipeline().capability(TaskManagerProcessControl.class).orElseThrow();
+      return "kill".equals(process)
+          ? TaskManagerProcessFaults.kill(context, view, processes, victim, replacement)
+          : TaskManagerProcessFaults.pause(context, view, processes, victim);
     }
     Observation baseline = view.observe();
     Map<String, String> details = new LinkedHashMap<>();
@@ -330,7 +370,7 @@ public final class TaskFailureInjector extends BuiltInFault {
   }
 
   /** Proven when the TaskManager is gone from the job's list and the job restarted. */
-  private static ProofRule lostTaskManager(String victim, Instant terminatedAt) {
+  static ProofRule lostTaskManager(String victim, Instant terminatedAt) {
     return (baseline, now) -> {
       String counts = baseline.restartCount() + " → " + now.restartCount();
       if (!now.jobId().equals(baseline.jobId())) {

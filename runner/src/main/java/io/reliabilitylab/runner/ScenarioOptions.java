@@ -1,6 +1,7 @@
 package io.reliabilitylab.runner;
 
 import static io.reliabilitylab.spi.pipeline.LabOptions.CHECKPOINTS_PATH;
+import static io.reliabilitylab.spi.pipeline.LabOptions.FLINK_CLUSTER_DIRECTORY;
 import static io.reliabilitylab.spi.pipeline.LabOptions.WAREHOUSE_PATH;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -20,11 +21,17 @@ public final class ScenarioOptions {
 
   private ScenarioOptions() {}
 
-  /** The scenario's own sink and checkpoint directories. */
+  /**
+   * The scenario's own sink and checkpoint directories, and beside the scenarios the directory of a
+   * Flink cluster of processes, which the scenarios of a suite share.
+   */
   public static Map<String, String> of(Path scenarioDirectory) {
     Map<String, String> options = new LinkedHashMap<>();
     options.put(WAREHOUSE_PATH, scenarioDirectory.resolve("warehouse").toString());
     options.put(CHECKPOINTS_PATH, scenarioDirectory.resolve("checkpoints").toString());
+    Path absolute = scenarioDirectory.toAbsolutePath().normalize();
+    Path suite = absolute.getParent() != null ? absolute.getParent() : absolute;
+    options.put(FLINK_CLUSTER_DIRECTORY, suite.resolve("flink-cluster").toString());
     return options;
   }
 }

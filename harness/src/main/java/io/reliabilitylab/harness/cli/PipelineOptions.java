@@ -28,6 +28,16 @@ final class PipelineOptions {
   private @Nullable String flinkRestAddress;
 
   @Option(
+      names = "--flink-cluster",
+      paramLabel = "CLUSTER",
+      description =
+          "The Flink cluster the lab starts: embedded (a MiniCluster in this JVM, the default) or"
+              + " processes[:<N>tm][:2jm] (a JobManager and N TaskManager JVMs, default 2; 2jm"
+              + " adds a standby JobManager and ZooKeeper), e.g. processes, processes:3,"
+              + " processes:1tm:2jm.")
+  private @Nullable String flinkCluster;
+
+  @Option(
       names = "--catch-up-timeout",
       defaultValue = "120s",
       converter = DurationConverter.class,
@@ -66,6 +76,9 @@ final class PipelineOptions {
     }
     if (flinkRestAddress != null) {
       options.put(LabOptions.FLINK_REST_ADDRESS, flinkRestAddress);
+    }
+    if (flinkCluster != null) {
+      options.put(LabOptions.FLINK_CLUSTER, flinkCluster);
     }
     options.putAll(extra);
     return options;

@@ -23,5 +23,15 @@ public final class LabOptions {
   public static final String PARALLELISM = "parallelism";
   public static final String FLINK_REST_ADDRESS = "flink.rest-address";
 
+  /**
+   * Which Flink cluster the lab starts for the job: {@code embedded} (a MiniCluster in the lab's
+   * JVM, the default) or {@code processes[:<N>tm][:2jm]} (JobManager and TaskManager JVMs of their
+   * own; {@code 2jm} adds a standby JobManager and ZooKeeper for high availability).
+   */
+  public static final String FLINK_CLUSTER = "flink.cluster";
+
+  /** Where a cluster of processes keeps its configuration, logs, pid files and HA storage. */
+  public static final String FLINK_CLUSTER_DIRECTORY = "flink.cluster.directory";
+
   private LabOptions() {}
 }
