@@ -404,7 +404,8 @@ class FaultProofTest {
             "sink-commit-failure",
             "poison-message",
             "broker-restart",
-            "duplicate-redelivery");
+            "duplicate-redelivery",
+            "jobmanager-failover");
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
@@ -95,7 +96,16 @@ class FaultVariantsTest {
     assertThat(new TaskExceptionInjector().variants())
         .extracting(v -> v.fixedPosition().orElseThrow().text())
         .containsExactly("after-event:100", "snapshot-phase:50");
-    assertThat(names(new TaskFailureInjector())).containsExactly("default", "snapshot-phase");
+    assertThat(names(new TaskFailureInjector()))
+        .containsExactly("default", "snapshot-phase", "process-kill", "process-pause");
+    // the process variants are planned only where TaskManagers are processes
+    assertThat(new TaskFailureInjector().variants())
+        .filteredOn(v -> v.name().startsWith("process-"))
+        .allSatisfy(
+            v ->
+                assertThat(v.requiredCapabilities())
+                    .containsExactly(TaskManagerProcessControl.class));
+    assertThat(names(new JobManagerFailoverInjector())).containsExactly("default");
     assertThat(names(new CoordinatorFailureInjector())).containsExactly("default", "cluster-dies");
     assertThat(names(new CheckpointFailureInjector()))
         .containsExactly("default", "expired", "restart-sync");

@@ -10,16 +10,13 @@ import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
 import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
+import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
-import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
-import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -27,11 +24,11 @@ import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Properties;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.JobID;
 import org.apiguardian.api.API;
@@ -67,6 +64,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
   public static final String COMMIT_OFFSETS = "kafka.commit-offsets-on-checkpoint";
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(3);
 
   @Override
@@ -105,6 +103,11 @@ public final class BrokerPipelineProvider implements PipelineProvider {
             ReplayDeduplication.class,
             RunEvidence.class));
     return Set.copyOf(offered);
+  }
+
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+    return FlinkClusters.capabilities(capabilities(), options);
   }
 
   @Override
@@ -167,17 +170,14 @@ public final class BrokerPipelineProvider implements PipelineProvider {
               Boolean.parseBoolean(config.option(COMMIT_OFFSETS, "true")),
               new Properties(),
               JobOptions.settings(config, BrokerJobConfig.JOB_NAME));
-      cluster =
-          config.option(LabOptions.FLINK_REST_ADDRESS).isPresent()
-              ? RestFlinkCluster.connect(
-                  URI.create(config.option(LabOptions.FLINK_REST_ADDRESS).get()))
-              : MiniClusterRunner.start(MiniClusterSettings.defaults());
+      cluster = FlinkClusters.start(config);
       BrokerJob job = BrokerJob.create(jobConfig);
       JobID jobId = cluster.submit(job);
       pipeline = new BrokerPipeline(cluster, job, jobId, config, broker, publisher, topics);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
+      pipeline.verifyFaultChannel(CHANNEL_TIMEOUT);
       return pipeline;
     } catch (Exception e) {
       if (pipeline != null) {

@@ -7,19 +7,16 @@ import com.google.auto.service.AutoService;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
-import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
-import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
-import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
@@ -27,8 +24,9 @@ import org.apiguardian.api.API;
 
 /**
  * The {@code direct} reference pipeline: MySQL/MariaDB binlog → Flink CDC → Flink → Iceberg {@code
- * orders_current} (upsert) and {@code orders_changelog} (append). Runs on an embedded MiniCluster
- * unless {@code flink.rest-address} names a session cluster.
+ * orders_current} (upsert) and {@code orders_changelog} (append). Runs on an embedded MiniCluster,
+ * on a cluster of processes ({@code flink.cluster=processes…}) or on the session cluster {@code
+ * flink.rest-address} names.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(PipelineProvider.class)
@@ -36,6 +34,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   /** How long start() waits for the job to run and the binlog reader to connect. */
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  /** How long the job's fault points in other JVMs have to answer through their channel. */
+  private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(10);
 
   @Override
   public String name() {
@@ -64,6 +65,11 @@ public final class DirectPipelineProvider implements PipelineProvider {
   }
 
   @Override
+  public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+    return FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options);
+  }
+
+  @Override
   public PipelineUnderTest start(PipelineConfig config) throws Exception {
     return start(name(), config, DirectJob::create);
   }
@@ -89,11 +95,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
       }
     }
     DirectJobConfig jobConfig = jobConfig(config);
-    FlinkCluster cluster =
-        config.option(LabOptions.FLINK_REST_ADDRESS).isPresent()
-            ? RestFlinkCluster.connect(
-                URI.create(config.option(LabOptions.FLINK_REST_ADDRESS).get()))
-            : MiniClusterRunner.start(MiniClusterSettings.defaults());
+    FlinkCluster cluster = FlinkClusters.start(config);
     DirectPipeline pipeline = null;
     try {
       OrdersJob job = jobOf.apply(jobConfig);
@@ -102,6 +104,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
+      pipeline.verifyFaultChannel(CHANNEL_TIMEOUT);
       return pipeline;
     } catch (Exception | Error e) {
       // The pipeline, once built, cancels its job and stops the cluster it started; a team's job

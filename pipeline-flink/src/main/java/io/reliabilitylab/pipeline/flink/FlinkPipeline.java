@@ -8,8 +8,11 @@ import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
+import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
@@ -21,6 +24,7 @@ import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
+import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -33,6 +37,7 @@ import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,6 +103,12 @@ public abstract class FlinkPipeline
       "the embedded MiniCluster is shut down inside the JVM without a savepoint (its job is"
           + " suspended, its retained checkpoints stay); the JVM and its process are not killed";
 
+  /** What losing a cluster of processes does and does not show. */
+  public static final String PROCESS_CLUSTER_LOSS_CLAIM_BOUNDARY =
+      "every JobManager and TaskManager JVM of the lab's cluster is killed with SIGKILL at once"
+          + " (ZooKeeper and the HA storage go with them); the job is restored from its retained"
+          + " checkpoint on a new cluster; the machine and its disks stay up";
+
   // Replaced by a fresh MiniCluster when the job is restored after the cluster was lost.
   private volatile FlinkCluster cluster;
   private volatile boolean clusterLost;
@@ -107,6 +118,11 @@ public abstract class FlinkPipeline
   protected final PipelineConfig config;
   private final IcebergWarehouse warehouse;
   private final TableMaintenance maintenance;
+  private final ProcessTaskManagers processTaskManagers;
+  private final ProcessJobManagers processJobManagers;
+  // The way to the job's fault points in other JVMs; null while they run in this one.
+  private final @Nullable FaultChannel channel;
+  private volatile FaultChannelState channelState;
 
   protected FlinkPipeline(FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
     this.cluster = cluster;
@@ -116,6 +132,74 @@ public abstract class FlinkPipeline
     this.warehouse = IcebergWarehouse.open(job.settings().warehouse());
     this.maintenance =
         IcebergTableMaintenance.builder(warehouse, job.settings().namespace()).build();
+    this.processTaskManagers = new ProcessTaskManagers(this::processCluster, this::currentJobId);
+    this.processJobManagers = new ProcessJobManagers(this::processCluster);
+    Path channelDirectory = job.settings().faultChannel();
+    if (channelDirectory == null || cluster instanceof MiniClusterRunner) {
+      this.channel = null;
+      this.channelState = FaultChannelState.IN_JVM;
+    } else {
+      this.channel = FaultChannel.open(channelDirectory);
+      this.channelState = FaultChannelState.unverified(channelDirectory.toString());
+    }
+  }
+
+  private ProcessFlinkCluster processCluster() {
+    if (cluster instanceof ProcessFlinkCluster processes && !clusterLost) {
+      return processes;
+    }
+    throw new UnsupportedOperationException(
+        clusterLost
+            ? "The " + name() + " pipeline's cluster was lost; restore the job first"
+            : "The " + name() + " pipeline's cluster at " + cluster.restAddress()
+                + " is not a cluster of processes the lab started");
+  }
+
+  /**
+   * Asks the job's fault points, through their channel, to answer from every process that runs
+   * the job (its JobManager and the TaskManagers of its tasks): {@link FaultPoints} is offered on
+   * a session cluster only once this succeeded, and never once it failed. A no-op while the points
+   * run in this JVM.
+   */
+  public void verifyFaultChannel(Duration timeout) {
+    if (channel == null || job.faultPoints().isEmpty()) {
+      return;
+    }
+    int expected;
+    try {
+      expected = 1 + taskManagerCountOfTheJob();
+    } catch (Exception e) {
+      channelState = FaultChannelState.failed("the job's TaskManagers are unknown: " + e);
+      return;
+    }
+    Set<String> answered = channel.roundTrip(timeout, expected);
+    if (answered.size() >= expected) {
+      channelState = FaultChannelState.verified(String.join(", ", answered));
+      LOG.info("Fault channel {} verified: {}", channel.directory(), answered);
+    } else {
+      channelState =
+          FaultChannelState.failed(
+              answered.size()
+                  + " of "
+                  + expected
+                  + " processes running the job answered within "
+                  + timeout.toMillis()
+                  + " ms ("
+                  + String.join(", ", answered)
+                  + "): is "
+                  + channel.directory()
+                  + " on a file system every JobManager and TaskManager shares?");
+      LOG.warn("Fault channel {} failed its round trip: {}", channel.directory(), channelState);
+    }
+  }
+
+  private int taskManagerCountOfTheJob() throws Exception {
+    if (cluster instanceof RestFlinkCluster rest) {
+      Set<String> running = rest.taskManagersOf(jobId);
+      running.retainAll(rest.registeredTaskManagers());
+      return running.size();
+    }
+    return 1;
   }
 
   /**
@@ -150,23 +234,41 @@ public abstract class FlinkPipeline
   }
 
   /**
-   * {@link #EMBEDDED_CAPABILITIES} on an embedded MiniCluster, less {@link TaskManagerControl} and
-   * {@link TableMaintenance} on a session cluster, and less {@link FaultPoints} when the job was
-   * built without its fault points.
+   * {@link #EMBEDDED_CAPABILITIES} on an embedded MiniCluster; on a cluster of processes, its
+   * TaskManagers as processes ({@link TaskManagerProcessControl}) and, with a standby, its
+   * JobManagers ({@link JobManagerControl}), but no {@link TableMaintenance}; on a session cluster
+   * neither TaskManagers nor maintenance. {@link FaultPoints} only when the job was built with its
+   * fault points and they can be reached: in this JVM, or through a fault channel whose round trip
+   * has not failed (on a session cluster: has succeeded).
    */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
+    FlinkCluster current = cluster;
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
-    if (!(cluster instanceof MiniClusterRunner)) {
+    if (current instanceof ProcessFlinkCluster processes) {
+      offered.remove(TableMaintenance.class);
+      offered.add(TaskManagerProcessControl.class);
+      if (processes.highAvailability()) {
+        offered.add(JobManagerControl.class);
+      }
+    } else if (!(current instanceof MiniClusterRunner)) {
       // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
       // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe
       // only while the job commits from this JVM too.
       offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
     }
-    if (job.faultPoints().isEmpty()) {
+    if (job.faultPoints().isEmpty() || !faultPointsReachable(current)) {
       offered.remove(FaultPoints.class);
     }
     return Set.copyOf(offered);
+  }
+
+  private boolean faultPointsReachable(FlinkCluster current) {
+    if (current instanceof MiniClusterRunner) {
+      return true;
+    }
+    FaultChannelState state = channelState;
+    return current instanceof ProcessFlinkCluster ? !state.failed() : state.verified();
   }
 
   @Override
@@ -174,7 +276,16 @@ public abstract class FlinkPipeline
     if (!capabilities().contains(type)) {
       return Optional.empty();
     }
-    return Optional.of(type.cast(type == TableMaintenance.class ? maintenance : this));
+    Object offered = this;
+    if (type == TableMaintenance.class) {
+      offered = maintenance;
+    } else if (cluster instanceof ProcessFlinkCluster
+        && (type == TaskManagerControl.class || type == TaskManagerProcessControl.class)) {
+      offered = processTaskManagers;
+    } else if (type == JobManagerControl.class) {
+      offered = processJobManagers;
+    }
+    return Optional.of(type.cast(offered));
   }
 
   @Override
@@ -199,9 +310,17 @@ public abstract class FlinkPipeline
       settings.put(
           TaskFailureInjector.CLAIM_BOUNDARY_KEY, TaskFailureInjector.EMBEDDED_CLAIM_BOUNDARY);
       settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, CLUSTER_LOSS_CLAIM_BOUNDARY);
+    } else if (current instanceof ProcessFlinkCluster processes) {
+      settings.put("flink.cluster.kind", processes.description());
+      settings.put("flink.cluster.directory", processes.directory().toString());
+      settings.put(
+          TaskFailureInjector.CLAIM_BOUNDARY_KEY,
+          "a TaskManager JVM of the lab's cluster of processes is killed with SIGKILL");
+      settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, PROCESS_CLUSTER_LOSS_CLAIM_BOUNDARY);
     } else {
       settings.put("flink.cluster.kind", "session cluster by REST address");
     }
+    settings.put("fault.channel", channelState.text());
     settings.putAll(clusterTimeouts(current));
     return settings;
   }
@@ -335,7 +454,7 @@ public abstract class FlinkPipeline
     }
   }
 
-  // FaultPoints: the job's points live in this JVM (MiniCluster); see FaultSwitchboard.
+  // FaultPoints: in this JVM through the switchboard (MiniCluster), else through the job's channel.
 
   @Override
   public Set<String> available() {
@@ -348,23 +467,34 @@ public abstract class FlinkPipeline
       throw new IllegalArgumentException(
           "The " + name() + " job has no fault point '" + point + "'; it has: " + available());
     }
-    FaultSwitchboard.arm(point, position, action, faultId);
+    if (channel != null) {
+      channel.arm(point, position, action, faultId);
+    } else {
+      FaultSwitchboard.arm(point, position, action, faultId);
+    }
   }
 
   @Override
   public void disarm(String faultId) {
-    FaultSwitchboard.disarm(faultId);
+    if (channel != null) {
+      channel.disarm(faultId);
+    } else {
+      FaultSwitchboard.disarm(faultId);
+    }
   }
 
   @Override
   public Optional<Instant> firedAt(String faultId) {
-    return FaultSwitchboard.firedAt(faultId);
+    return channel != null ? channel.firedAt(faultId) : FaultSwitchboard.firedAt(faultId);
   }
 
   // TaskManagerControl: offered on an embedded MiniCluster only (see capabilities()).
 
   @Override
   public List<String> taskManagers() {
+    if (cluster instanceof ProcessFlinkCluster) {
+      return processTaskManagers.taskManagers();
+    }
     try {
       return miniCluster().liveTaskManagersOf(jobId);
     } catch (RuntimeException e) {
@@ -377,12 +507,18 @@ public abstract class FlinkPipeline
 
   @Override
   public void terminate(String taskManagerId) throws Exception {
-    miniCluster().terminateTaskManager(taskManagerId);
+    if (cluster instanceof ProcessFlinkCluster) {
+      processTaskManagers.terminate(taskManagerId);
+    } else {
+      miniCluster().terminateTaskManager(taskManagerId);
+    }
   }
 
   @Override
   public String startReplacement() throws Exception {
-    return miniCluster().startTaskManager();
+    return cluster instanceof ProcessFlinkCluster
+        ? processTaskManagers.startReplacement()
+        : miniCluster().startTaskManager();
   }
 
   private MiniClusterRunner miniCluster() {
@@ -444,10 +580,13 @@ public abstract class FlinkPipeline
     OrdersJob restored = job.withParallelism(parallelism);
     if (clusterLost) {
       // The lost cluster was ours: a fresh one with the same settings takes the job.
-      MiniClusterSettings settings = ((MiniClusterRunner) cluster).settings();
-      cluster = MiniClusterRunner.start(settings);
+      if (cluster instanceof ProcessFlinkCluster lost) {
+        cluster = SharedProcessClusters.acquire(lost.settings(), lost.directory());
+      } else {
+        cluster = MiniClusterRunner.start(((MiniClusterRunner) cluster).settings());
+      }
       clusterLost = false;
-      LOG.info("Started a new MiniCluster at {} after the cluster was lost", cluster.restAddress());
+      LOG.info("Started a new cluster at {} after the cluster was lost", cluster.restAddress());
     }
     JobID restoredId = cluster.submit(restored, path, keptId);
     job = restored;
@@ -487,6 +626,12 @@ public abstract class FlinkPipeline
    */
   @Override
   public void loseCluster() {
+    if (cluster instanceof ProcessFlinkCluster processes && !clusterLost) {
+      clusterLost = true;
+      LOG.info("Killing every process of the cluster at {} with job {}", cluster.restAddress(), jobId);
+      processes.crash();
+      return;
+    }
     if (!(cluster instanceof MiniClusterRunner)) {
       throw new UnsupportedOperationException(
           "The "

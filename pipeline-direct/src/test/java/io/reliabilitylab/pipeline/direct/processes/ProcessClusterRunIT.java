@@ -1,0 +1,137 @@
+package io.reliabilitylab.pipeline.direct.processes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.spi.fault.FaultStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The direct pipeline on a cluster of processes the lab starts (two JobManagers with ZooKeeper,
+ * two TaskManagers, one cluster for the whole suite): the five failure classes' default variants,
+ * a TaskManager SIGKILLed and one frozen past its heartbeat timeout, and the leading JobManager
+ * SIGKILLed — each proven fired and recovered, every check passed, and no process left once the
+ * lab lets its cluster go.
+ */
+class ProcessClusterRunIT {
+
+  private static final List<String> SCENARIOS =
+      List.of(
+          "task-failure",
+          "task-failure:process-kill",
+          "task-failure:process-pause",
+          "jobmanager-failover",
+          "coordinator-failure",
+          "checkpoint-failure",
+          "savepoint-restore",
+          "sink-commit-failure",
+          "task-exception");
+
+  @TempDir Path out;
+
+  @AfterEach
+  void letTheClusterGo() {
+    SharedProcessClusters.closeAll();
+  }
+
+  @Test
+  void theFailureClassesAndTheProcessFaultsPassOnAClusterOfProcesses() throws Exception {
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout), new PrintWriter(stderr), getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "direct",
+                "--flink-cluster",
+                "processes:2tm:2jm",
+                "--faults",
+                SCENARIOS.stream()
+                    .map(s -> s.contains(":") ? s : s + ":default")
+                    .collect(Collectors.joining(",")),
+                "--events",
+                "600",
+                "--seed",
+                "11",
+                "--out",
+                out.toString());
+
+    assertThat(exit)
+        .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+        .isEqualTo(ExitCode.PASSED.code());
+    Map<String, RunRecord> byScenario =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(byScenario.keySet()).contains("baseline").containsAll(SCENARIOS);
+    for (RunRecord run : byScenario.values()) {
+      String scenario = run.scenario().name();
+      assertThat(run.summary().passed()).as(scenario + ": " + run.summary().reasons()).isTrue();
+      assertThat(run.effectiveConfiguration().get("flink.cluster.kind"))
+          .as(scenario)
+          .contains("processes");
+      for (FaultRecord fault : run.faults()) {
+        assertThat(fault.evidence().status()).as(scenario).isEqualTo(FaultStatus.FIRED);
+        assertThat(fault.recovery()).as(scenario).isNotNull();
+        assertThat(fault.recovery().recovered()).as(scenario).isTrue();
+      }
+    }
+    Map<String, String> killed = details(byScenario.get("task-failure:process-kill"));
+    assertThat(killed).containsEntry("exit_status", "137").containsKey("replacement_pid");
+    Map<String, String> paused = details(byScenario.get("task-failure:process-pause"));
+    assertThat(paused).containsKeys("declared_lost_after_ms", "resumed_at", "comeback");
+    Map<String, String> failover = details(byScenario.get("jobmanager-failover"));
+    assertThat(failover).containsEntry("exit_status", "137").containsKeys("takeover_ms");
+    assertThat(failover.get("new_leader")).isNotEqualTo(failover.get("old_leader"));
+
+    // the cluster outlives the scenarios (one per suite), never the lab
+    List<Long> pids = recordedPids(out.resolve("flink-cluster"));
+    assertThat(pids).isNotEmpty();
+    SharedProcessClusters.closeAll();
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+          .as("process %d of the cluster is gone once the lab let it go", pid)
+          .isFalse();
+    }
+  }
+
+  private static Map<String, String> details(RunRecord run) {
+    assertThat(run).isNotNull();
+    return run.faults().get(0).evidence().details();
+  }
+
+  /** Every pid a pid file under the cluster's directory names, however deep. */
+  private static List<Long> recordedPids(Path clusterDirectory) throws IOException {
+    try (Stream<Path> files = Files.walk(clusterDirectory)) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".pid"))
+          .map(
+              p -> {
+                try {
+                  return Long.parseLong(Files.readString(p).strip());
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              })
+          .toList();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.reliabilitylab.pipeline.flink;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
+import io.reliabilitylab.spi.pipeline.JobManagerControl;
+import io.reliabilitylab.spi.pipeline.LabOptions;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.TableMaintenance;
+import io.reliabilitylab.spi.pipeline.TaskManagerControl;
+import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apiguardian.api.API;
+
+/**
+ * The Flink cluster a pipeline's options ask for: an embedded MiniCluster (the default), a cluster
+ * of JobManager and TaskManager processes the lab starts ({@value LabOptions#FLINK_CLUSTER} {@code
+ * processes…}, shared by the scenarios of a suite), or a session cluster by REST address ({@value
+ * LabOptions#FLINK_REST_ADDRESS}); and what a Flink pipeline can offer on each.
+ */
+@API(status = EXPERIMENTAL)
+public final class FlinkClusters {
+
+  /** The {@value LabOptions#FLINK_CLUSTER} value of the default, embedded cluster. */
+  public static final String EMBEDDED = "embedded";
+
+  private FlinkClusters() {}
+
+  /**
+   * The cluster of processes the options ask for, or empty for an embedded or session cluster.
+   *
+   * @throws IllegalArgumentException for an unreadable {@value LabOptions#FLINK_CLUSTER} or one
+   *     combined with a session cluster's REST address
+   */
+  public static Optional<ProcessClusterSettings> processes(Map<String, String> options) {
+    String wanted = options.getOrDefault(LabOptions.FLINK_CLUSTER, EMBEDDED).strip();
+    if (wanted.equals(EMBEDDED)) {
+      return Optional.empty();
+    }
+    if (options.containsKey(LabOptions.FLINK_REST_ADDRESS)) {
+      throw new IllegalArgumentException(
+          "Choose one Flink cluster: --flink-cluster "
+              + wanted
+              + " starts one, --flink-rest-address "
+              + options.get(LabOptions.FLINK_REST_ADDRESS)
+              + " names a running one");
+    }
+    return Optional.of(ProcessClusterSettings.parse(wanted));
+  }
+
+  /** Starts (or, for processes, reuses) the cluster {@code config}'s options ask for. */
+  public static FlinkCluster start(PipelineConfig config) throws Exception {
+    Map<String, String> options = config.options();
+    Optional<ProcessClusterSettings> processes = processes(options);
+    if (processes.isPresent()) {
+      return SharedProcessClusters.acquire(processes.get(), clusterDirectory(config));
+    }
+    Optional<String> rest = config.option(LabOptions.FLINK_REST_ADDRESS);
+    if (rest.isPresent()) {
+      return RestFlinkCluster.connect(URI.create(rest.get()));
+    }
+    return MiniClusterRunner.start(MiniClusterSettings.defaults());
+  }
+
+  /** Where a cluster of processes lives: the option, else beside the run's own directory. */
+  static Path clusterDirectory(PipelineConfig config) {
+    return config
+        .option(LabOptions.FLINK_CLUSTER_DIRECTORY)
+        .map(Path::of)
+        .orElseGet(() -> config.workDirectory().resolve("flink-cluster"))
+        .toAbsolutePath()
+        .normalize();
+  }
+
+  /**
+   * What a Flink pipeline can offer on the cluster {@code options} ask for, given what it offers on
+   * an embedded MiniCluster: on processes, TaskManagers that are processes (and JobManagers with a
+   * standby) instead of in-JVM ones, and no table maintenance (the Hadoop catalog's commit lock
+   * lives in one JVM); on a session cluster, no TaskManager control and no maintenance.
+   */
+  public static Set<Class<? extends PipelineCapability>> capabilities(
+      Set<Class<? extends PipelineCapability>> embedded, Map<String, String> options) {
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(embedded);
+    Optional<ProcessClusterSettings> processes = processes(options);
+    if (processes.isPresent()) {
+      offered.remove(TableMaintenance.class);
+      if (offered.contains(TaskManagerControl.class)) {
+        offered.add(TaskManagerProcessControl.class);
+      }
+      if (processes.get().highAvailability()) {
+        offered.add(JobManagerControl.class);
+      }
+    } else if (options.containsKey(LabOptions.FLINK_REST_ADDRESS)) {
+      offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
+    }
+    return Set.copyOf(offered);
+  }
+}
