@@ -1,9 +1,9 @@
 package io.reliabilitylab.pipeline.flink.faults;
 
 import io.reliabilitylab.spi.fault.FaultPosition;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -164,11 +164,16 @@ final class ChannelLayout {
    * an atomic move, so a reader sees the whole file or none.
    */
   static void writeAtomically(Path target, Properties properties) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    properties.store(bytes, null);
+    writeAtomically(target, bytes.toByteArray());
+  }
+
+  /** Writes {@code content} to {@code target} atomically, as the properties above. */
+  static void writeAtomically(Path target, byte[] content) throws IOException {
     Path temporary = target.resolveSibling("." + target.getFileName() + "." + newToken() + ".tmp");
     try {
-      try (OutputStream out = Files.newOutputStream(temporary)) {
-        properties.store(out, null);
-      }
+      Files.write(temporary, content);
       Files.move(
           temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } finally {

@@ -5,11 +5,9 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.HashMap;
@@ -287,15 +285,9 @@ public final class FaultChannelWatcher {
     for (String ping : pings) {
       if (answered.add(ping)) {
         String answer = ProcessIdentity.name() + " " + ProcessIdentity.role();
-        try {
-          Files.write(
-              layout.pongFile(ping, answer),
-              answer.getBytes(StandardCharsets.UTF_8),
-              StandardOpenOption.CREATE_NEW,
-              StandardOpenOption.WRITE);
-        } catch (FileAlreadyExistsException e) {
-          // answered before this watcher was restarted
-        }
+        // Atomically: the lab reads the answer as soon as the file is there.
+        ChannelLayout.writeAtomically(
+            layout.pongFile(ping, answer), answer.getBytes(StandardCharsets.UTF_8));
       }
     }
   }
