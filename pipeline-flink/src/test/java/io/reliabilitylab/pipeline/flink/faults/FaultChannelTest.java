@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem.WriteMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -253,6 +254,19 @@ class FaultChannelTest {
             () -> fileSystem.create(fsPath(chk2.resolve("state")), WriteMode.NO_OVERWRITE))
         .hasMessageStartingWith(ID);
     assertThat(channel.firing(ID).orElseThrow().checkpointId()).isEqualTo(2L);
+  }
+
+  @Test
+  void aClusterProcessWatchesTheChannelItsConfigurationNamesFromItsStart() {
+    Configuration configuration = new Configuration();
+    configuration.setString(FaultChannelWatcher.CHANNEL_PROPERTY, directory.toString());
+    FaultInjectingFileSystemFactory factory = new FaultInjectingFileSystemFactory();
+
+    factory.configure(new Configuration());
+    assertThat(FaultChannelWatcher.watching(directory)).isFalse();
+    factory.configure(configuration);
+
+    assertThat(FaultChannelWatcher.watching(directory)).isTrue();
   }
 
   private static org.apache.flink.core.fs.Path fsPath(Path local) {
