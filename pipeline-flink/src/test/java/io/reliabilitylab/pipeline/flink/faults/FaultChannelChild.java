@@ -1,9 +1,13 @@
 package io.reliabilitylab.pipeline.flink.faults;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.DefaultOpenContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
 
 /**
  * A second JVM for {@link FaultChannelIT}: opens an operator fault point on a channel (which starts
@@ -22,6 +26,10 @@ public final class FaultChannelChild {
   public static void main(String[] args) throws Exception {
     Path channel = Path.of(args[0]);
     Path stop = Path.of(args[1]);
+    if (args.length > 2) {
+      writeCheckpoints(Path.of(args[2]), stop);
+      return;
+    }
     OperatorFaultPoint<String> point = new OperatorFaultPoint<>(element -> false, channel);
     point.open(DefaultOpenContext.INSTANCE);
     System.out.println(READY + ProcessHandle.current().pid());
@@ -40,6 +48,38 @@ public final class FaultChannelChild {
         System.out.println(HELD + heldMillis);
       }
       Thread.sleep(2);
+    }
+    System.out.println(DONE + fired);
+    System.out.flush();
+    System.exit(0);
+  }
+
+  /**
+   * Writes a file into a new {@code chk-<n>} directory every 20 ms through the {@code srlfault}
+   * file system, which Flink finds and configures as a cluster process does: the channel comes from
+   * the system property {@value FaultChannelWatcher#CHANNEL_PROPERTY} only.
+   */
+  private static void writeCheckpoints(Path checkpoints, Path stop) throws Exception {
+    FileSystem.initialize(new Configuration(), null);
+    System.out.println(READY + ProcessHandle.current().pid());
+    int fired = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    for (long checkpoint = 1;
+        !Files.exists(stop) && System.nanoTime() - deadline < 0;
+        checkpoint++) {
+      Path directory =
+          Files.createDirectories(checkpoints.resolve("job").resolve("chk-" + checkpoint));
+      org.apache.flink.core.fs.Path file =
+          new org.apache.flink.core.fs.Path(
+              FaultInjectingFileSystem.uriOf(directory.resolve("state")));
+      try (OutputStream out =
+          file.getFileSystem().create(file, FileSystem.WriteMode.NO_OVERWRITE)) {
+        out.write(1);
+      } catch (IOException e) {
+        fired++;
+        System.out.println(FIRED + e.getMessage());
+      }
+      Thread.sleep(20);
     }
     System.out.println(DONE + fired);
     System.out.flush();

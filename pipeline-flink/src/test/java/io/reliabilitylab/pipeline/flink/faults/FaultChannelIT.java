@@ -101,6 +101,45 @@ class FaultChannelIT {
     assertThat(leftovers()).as("no child outlives the test").isEmpty();
   }
 
+  @Test
+  void aClusterProcessNamedTheChannelBySystemPropertyFailsTheCheckpointArmedThrough()
+      throws Exception {
+    FaultChannel channel = FaultChannel.open(temp.resolve("fault-channel"));
+    Path stop = temp.resolve("stop");
+    Child child =
+        Child.start(
+            channel.directory(),
+            stop,
+            List.of("-D" + FaultChannelWatcher.CHANNEL_PROPERTY + "=" + channel.directory()),
+            List.of(temp.resolve("checkpoints").toString()));
+    try {
+      child.awaitReady();
+      assertThat(channel.roundTrip(Duration.ofSeconds(10), 1))
+          .singleElement()
+          .asString()
+          .startsWith(child.pid() + "@");
+
+      channel.arm(
+          FaultSwitchboard.CHECKPOINT_STORAGE,
+          new FaultPosition.AtCheckpoint(5),
+          "throw",
+          THROW_ID);
+
+      await(() -> channel.firing(THROW_ID).isPresent(), "the checkpoint write failed");
+      FaultFiring firing = channel.firing(THROW_ID).orElseThrow();
+      assertThat(firing.process()).startsWith(child.pid() + "@");
+      assertThat(firing.checkpointId()).isGreaterThanOrEqualTo(5L);
+      Files.createFile(stop);
+      assertThat(child.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.line(FaultChannelChild.DONE)).contains(FaultChannelChild.DONE + 1);
+      assertThat(child.firedIds()).contains(THROW_ID, "of checkpoint " + firing.checkpointId());
+    } finally {
+      child.process.destroyForcibly();
+      child.process.waitFor(30, TimeUnit.SECONDS);
+    }
+    assertThat(leftovers()).as("no child outlives the test").isEmpty();
+  }
+
   private String leftovers() throws IOException, InterruptedException {
     Process pgrep = new ProcessBuilder("pgrep", "-f", temp.resolve("stop").toString()).start();
     String found = new String(pgrep.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -122,17 +161,24 @@ class FaultChannelIT {
   private record Child(Process process, List<String> lines) {
 
     static Child start(Path channel, Path stop) throws IOException {
-      Process process =
-          new ProcessBuilder(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-Xmx128m",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  FaultChannelChild.class.getName(),
-                  channel.toString(),
-                  stop.toString())
-              .redirectErrorStream(true)
-              .start();
+      return start(channel, stop, List.of(), List.of());
+    }
+
+    static Child start(Path channel, Path stop, List<String> jvmOptions, List<String> arguments)
+        throws IOException {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-Xmx128m");
+      command.addAll(jvmOptions);
+      command.addAll(
+          List.of(
+              "-cp",
+              System.getProperty("java.class.path"),
+              FaultChannelChild.class.getName(),
+              channel.toString(),
+              stop.toString()));
+      command.addAll(arguments);
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       Child child = new Child(process, new CopyOnWriteArrayList<>());
       Thread reader =
           new Thread(
