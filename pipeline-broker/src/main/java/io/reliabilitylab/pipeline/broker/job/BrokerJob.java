@@ -86,7 +86,9 @@ public final class BrokerJob implements OrdersJob {
     DataStream<DecodedRecord> decoded =
         (settings().faultPoints()
                 ? env.fromSource(
-                    FaultInjectingSource.wrap(kafka), WatermarkStrategy.noWatermarks(), name)
+                    FaultInjectingSource.wrap(kafka).withFaultChannel(settings().faultChannel()),
+                    WatermarkStrategy.noWatermarks(),
+                    name)
                 : env.fromSource(kafka, WatermarkStrategy.noWatermarks(), name))
             .uid(BrokerJobConfig.SOURCE_UID)
             .name(name);

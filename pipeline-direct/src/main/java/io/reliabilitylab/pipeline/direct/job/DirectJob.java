@@ -92,7 +92,10 @@ public final class DirectJob implements OrdersJob {
     String name = "mysql-cdc " + tableName();
     return (config.settings().faultPoints()
             ? env.fromSource(
-                FaultInjectingSource.wrap(cdcSource), WatermarkStrategy.noWatermarks(), name)
+                FaultInjectingSource.wrap(cdcSource)
+                    .withFaultChannel(config.settings().faultChannel()),
+                WatermarkStrategy.noWatermarks(),
+                name)
             : env.fromSource(cdcSource, WatermarkStrategy.noWatermarks(), name))
         .uid(DirectJobConfig.SOURCE_UID)
         .name(name);

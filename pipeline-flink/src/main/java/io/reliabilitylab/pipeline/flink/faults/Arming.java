@@ -20,6 +20,7 @@ final class Arming {
   private final String faultId;
   private final Duration stallLimit;
   private final Duration throttle;
+  private final @Nullable FiringClaim claim;
   private final AtomicLong counted = new AtomicLong();
   private final AtomicBoolean fired = new AtomicBoolean();
   private final CountDownLatch released = new CountDownLatch(1);
@@ -30,13 +31,15 @@ final class Arming {
       FaultAction action,
       String faultId,
       Duration stallLimit,
-      Duration throttle) {
+      Duration throttle,
+      @Nullable FiringClaim claim) {
     this.point = point;
     this.position = position;
     this.action = action;
     this.faultId = faultId;
     this.stallLimit = stallLimit;
     this.throttle = throttle;
+    this.claim = claim;
   }
 
   String point() {
@@ -53,6 +56,15 @@ final class Arming {
 
   String faultId() {
     return faultId;
+  }
+
+  Duration throttleDelay() {
+    return throttle;
+  }
+
+  /** Whether this arming came through a channel and claims its firing before it fires. */
+  boolean claimed() {
+    return claim != null;
   }
 
   /**
@@ -73,22 +85,34 @@ final class Arming {
     if (released.getCount() == 0 || !fired.compareAndSet(false, true)) {
       return false;
     }
-    FaultSwitchboard.fired(
-        this, new FaultFiring(faultId, point, position, action, Instant.now(), checkpoint));
+    FaultFiring firing = firingAt(checkpoint);
+    if (claim != null && !claim.claim(firing)) {
+      FaultSwitchboard.firedElsewhere(this);
+      return false;
+    }
+    FaultSwitchboard.fired(this, firing);
     return true;
+  }
+
+  private FaultFiring firingAt(@Nullable Long checkpoint) {
+    return new FaultFiring(
+        faultId, point, position, action, Instant.now(), checkpoint, ProcessIdentity.name());
   }
 
   /**
    * Starts a throttle: true for exactly one caller. Unlike {@link #tryFire}, the arming stays
    * active (every element is delayed until it is disarmed); its firing records when throttling
-   * began.
+   * began. An arming from a channel throttles in every JVM that reaches its position (a throttle
+   * slows the whole job until disarmed); the claim only decides which JVM reports the start.
    */
   boolean startThrottling() {
     if (released.getCount() == 0 || !fired.compareAndSet(false, true)) {
       return false;
     }
-    FaultSwitchboard.started(
-        this, new FaultFiring(faultId, point, position, action, Instant.now(), null));
+    FaultFiring firing = firingAt(null);
+    if (claim == null || claim.claim(firing)) {
+      FaultSwitchboard.started(this, firing);
+    }
     return true;
   }
 

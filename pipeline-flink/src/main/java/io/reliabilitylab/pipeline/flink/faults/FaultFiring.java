@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
  * @param at when it fired
  * @param checkpointId the checkpoint it fired at, when the point knows it (a checkpoint file, a
  *     snapshot, the commit of a checkpoint); null for an element or a split request
+ * @param process the JVM that fired, as {@code pid@host}
  */
 @API(status = EXPERIMENTAL)
 public record FaultFiring(
@@ -29,7 +30,8 @@ public record FaultFiring(
     FaultPosition position,
     FaultAction action,
     Instant at,
-    @Nullable Long checkpointId) {
+    @Nullable Long checkpointId,
+    String process) {
 
   public FaultFiring {
     Objects.requireNonNull(faultId, "faultId");
@@ -37,5 +39,6 @@ public record FaultFiring(
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(at, "at");
+    Objects.requireNonNull(process, "process");
   }
 }

@@ -2,12 +2,14 @@ package io.reliabilitylab.pipeline.flink.faults;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An Iceberg {@link CatalogLoader} that wraps another one: its tables commit through {@link
@@ -28,10 +30,13 @@ public final class FaultInjectingCatalogLoader implements CatalogLoader {
 
   private final CatalogLoader delegate;
   private final LinkedHashMap<String, String> tablePoints;
+  private final @Nullable String faultChannel;
 
-  private FaultInjectingCatalogLoader(CatalogLoader delegate, Map<String, String> tablePoints) {
+  private FaultInjectingCatalogLoader(
+      CatalogLoader delegate, Map<String, String> tablePoints, @Nullable String faultChannel) {
     this.delegate = delegate;
     this.tablePoints = new LinkedHashMap<>(tablePoints);
+    this.faultChannel = faultChannel;
   }
 
   /**
@@ -40,6 +45,16 @@ public final class FaultInjectingCatalogLoader implements CatalogLoader {
    */
   public static FaultInjectingCatalogLoader wrap(
       CatalogLoader delegate, Map<String, String> tablePoints) {
+    return wrap(delegate, tablePoints, null);
+  }
+
+  /**
+   * Wraps {@code delegate} as {@link #wrap(CatalogLoader, Map)} does; a catalog it loads (in the
+   * sink's writers and committers, on the TaskManagers) also watches the {@link FaultChannel} in
+   * {@code faultChannel}, if not null.
+   */
+  public static FaultInjectingCatalogLoader wrap(
+      CatalogLoader delegate, Map<String, String> tablePoints, @Nullable Path faultChannel) {
     Objects.requireNonNull(delegate, "delegate");
     Objects.requireNonNull(tablePoints, "tablePoints");
     tablePoints.forEach(
@@ -54,22 +69,31 @@ public final class FaultInjectingCatalogLoader implements CatalogLoader {
                     + String.join(", ", FaultSwitchboard.points()));
           }
         });
-    return new FaultInjectingCatalogLoader(delegate, tablePoints);
+    return new FaultInjectingCatalogLoader(
+        delegate,
+        tablePoints,
+        faultChannel == null ? null : faultChannel.toAbsolutePath().toString());
   }
 
   @Override
   public Catalog loadCatalog() {
+    FaultChannelWatcher.watch(faultChannel);
     return new FaultInjectingCatalog(delegate.loadCatalog(), tablePoints);
   }
 
   @Override
   @SuppressWarnings("MethodDoesntCallSuperMethod")
   public FaultInjectingCatalogLoader clone() {
-    return new FaultInjectingCatalogLoader(delegate.clone(), tablePoints);
+    return new FaultInjectingCatalogLoader(delegate.clone(), tablePoints, faultChannel);
   }
 
   @Override
   public String toString() {
-    return "FaultInjectingCatalogLoader{" + delegate + ", table points " + tablePoints + "}";
+    return "FaultInjectingCatalogLoader{"
+        + delegate
+        + ", table points "
+        + tablePoints
+        + (faultChannel == null ? "" : ", fault channel " + faultChannel)
+        + "}";
   }
 }

@@ -16,6 +16,7 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.FileSystemKind;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The local file system under the scheme {@value #SCHEME} ({@code srlfault:///abs/path} is {@code
@@ -39,6 +40,13 @@ import org.apiguardian.api.API;
  * META-INF/services/org.apache.flink.core.fs.FileSystemFactory}: {@code FileSystem.initialize}
  * loads factories from the class path (and from plugins), so a MiniCluster in the lab's JVM sees
  * it. A remote cluster needs this module's jar in its {@code lib/}.
+ *
+ * <p>Armed through a {@link FaultChannel}, this point finds the channel in one of two ways: the job
+ * writes a link file ({@value FaultChannelWatcher#LINK_FILE}) into its checkpoint directory when it
+ * is built, which every JVM writing a checkpoint file follows (the first file of a checkpoint then
+ * already sees the armings); or a cluster's processes name the channel from their start with the
+ * Flink configuration key or JVM system property {@value FaultChannelWatcher#CHANNEL_PROPERTY},
+ * read when they initialize their file systems.
  */
 @API(status = EXPERIMENTAL)
 public final class FaultInjectingFileSystem extends FileSystem {
@@ -62,10 +70,24 @@ public final class FaultInjectingFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream create(org.apache.flink.core.fs.Path path, WriteMode overwriteMode)
       throws IOException {
+    followChannelLink(path);
     if (FaultSwitchboard.anyArmed()) {
       injectFault(path);
     }
     return local.create(toLocal(path), overwriteMode);
+  }
+
+  /**
+   * Watches the fault channel that the checkpoint directory links to, if any: a checkpoint's files
+   * lie in {@code <checkpoint directory>/<job id>/chk-<n>/}.
+   */
+  private static void followChannelLink(org.apache.flink.core.fs.Path path) {
+    org.apache.flink.core.fs.Path checkpoint = checkpointDirectoryOf(path);
+    org.apache.flink.core.fs.Path job = checkpoint == null ? null : checkpoint.getParent();
+    org.apache.flink.core.fs.Path root = job == null ? null : job.getParent();
+    if (root != null) {
+      FaultChannelWatcher.followLink(Path.of(root.toUri().getPath()));
+    }
   }
 
   private static void injectFault(org.apache.flink.core.fs.Path path) throws IOException {
@@ -100,17 +122,29 @@ public final class FaultInjectingFileSystem extends FileSystem {
 
   /** The checkpoint id of a path inside a {@code chk-<n>} directory. */
   static OptionalLong checkpointOf(org.apache.flink.core.fs.Path path) {
+    org.apache.flink.core.fs.Path directory = checkpointDirectoryOf(path);
+    if (directory == null) {
+      return OptionalLong.empty();
+    }
+    Matcher matcher = CHECKPOINT_DIRECTORY.matcher(directory.getName());
+    try {
+      return matcher.matches()
+          ? OptionalLong.of(Long.parseLong(matcher.group(1)))
+          : OptionalLong.empty();
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  /** The {@code chk-<n>} directory a path lies in, or null. */
+  private static org.apache.flink.core.fs.@Nullable Path checkpointDirectoryOf(
+      org.apache.flink.core.fs.Path path) {
     for (org.apache.flink.core.fs.Path p = path; p != null; p = p.getParent()) {
-      Matcher matcher = CHECKPOINT_DIRECTORY.matcher(p.getName());
-      if (matcher.matches()) {
-        try {
-          return OptionalLong.of(Long.parseLong(matcher.group(1)));
-        } catch (NumberFormatException e) {
-          return OptionalLong.empty();
-        }
+      if (CHECKPOINT_DIRECTORY.matcher(p.getName()).matches()) {
+        return p;
       }
     }
-    return OptionalLong.empty();
+    return null;
   }
 
   private static org.apache.flink.core.fs.Path toLocal(org.apache.flink.core.fs.Path path) {

@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.flink.faults;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -14,6 +15,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Source} that delegates everything to another one and wraps its split enumerator in the
@@ -22,7 +24,9 @@ import org.apiguardian.api.API;
  * enumerator's checkpoints are the delegate's own, so state stays compatible with the bare source.
  *
  * <pre>{@code
- * env.fromSource(FaultInjectingSource.wrap(mySqlSource), WatermarkStrategy.noWatermarks(), "cdc");
+ * env.fromSource(
+ *     FaultInjectingSource.wrap(mySqlSource).withFaultChannel(settings.faultChannel()),
+ *     WatermarkStrategy.noWatermarks(), "cdc");
  * }</pre>
  *
  * @param <T> the produced type
@@ -37,11 +41,26 @@ public final class FaultInjectingSource<T, SplitT extends SourceSplit, EnumChkT>
 
   private final Source<T, SplitT, EnumChkT> delegate;
   private final TypeInformation<T> producedType;
+  private final @Nullable String faultChannel;
 
   private FaultInjectingSource(
-      Source<T, SplitT, EnumChkT> delegate, TypeInformation<T> producedType) {
+      Source<T, SplitT, EnumChkT> delegate,
+      TypeInformation<T> producedType,
+      @Nullable String faultChannel) {
     this.delegate = delegate;
     this.producedType = producedType;
+    this.faultChannel = faultChannel;
+  }
+
+  /**
+   * This source, whose enumerator (on the JobManager) also watches the {@link FaultChannel} in
+   * {@code faultChannel}; null: this JVM's {@link FaultSwitchboard} only.
+   */
+  public FaultInjectingSource<T, SplitT, EnumChkT> withFaultChannel(@Nullable Path faultChannel) {
+    return new FaultInjectingSource<>(
+        delegate,
+        producedType,
+        faultChannel == null ? null : faultChannel.toAbsolutePath().toString());
   }
 
   /** Wraps a source that knows its produced type (as Flink CDC's {@code MySqlSource} does). */
@@ -55,7 +74,7 @@ public final class FaultInjectingSource<T, SplitT extends SourceSplit, EnumChkT>
     }
     @SuppressWarnings("unchecked")
     TypeInformation<T> type = ((ResultTypeQueryable<T>) delegate).getProducedType();
-    return new FaultInjectingSource<>(delegate, type);
+    return new FaultInjectingSource<>(delegate, type, null);
   }
 
   /** Wraps a source that produces {@code producedType}. */
@@ -64,7 +83,8 @@ public final class FaultInjectingSource<T, SplitT extends SourceSplit, EnumChkT>
           Source<T, SplitT, EnumChkT> delegate, TypeInformation<T> producedType) {
     return new FaultInjectingSource<>(
         Objects.requireNonNull(delegate, "delegate"),
-        Objects.requireNonNull(producedType, "producedType"));
+        Objects.requireNonNull(producedType, "producedType"),
+        null);
   }
 
   @Override
@@ -80,12 +100,14 @@ public final class FaultInjectingSource<T, SplitT extends SourceSplit, EnumChkT>
   @Override
   public SplitEnumerator<SplitT, EnumChkT> createEnumerator(
       SplitEnumeratorContext<SplitT> enumContext) throws Exception {
+    FaultChannelWatcher.watch(faultChannel);
     return new FaultInjectingEnumerator<>(delegate.createEnumerator(enumContext), enumContext);
   }
 
   @Override
   public SplitEnumerator<SplitT, EnumChkT> restoreEnumerator(
       SplitEnumeratorContext<SplitT> enumContext, EnumChkT checkpoint) throws Exception {
+    FaultChannelWatcher.watch(faultChannel);
     return new FaultInjectingEnumerator<>(
         delegate.restoreEnumerator(enumContext, checkpoint), enumContext);
   }

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The registry is static, in this JVM: it reaches the job's operators, enumerator, checkpoint
  * storage and committers because a MiniCluster runs them in the lab's JVM (with the application
- * class loader). A job on a remote cluster runs in other JVMs, where this registry is a different,
- * never-armed instance: such a cluster needs another arming channel (not built yet).
+ * class loader). A job on a cluster of other processes runs in other JVMs, where this registry is a
+ * different instance: there the lab arms through a {@link FaultChannel}, whose watcher in each JVM
+ * arms that JVM's registry and claims a firing so that it happens once across JVMs.
  *
  * <pre>{@code
  * FaultSwitchboard.arm(
@@ -110,13 +112,47 @@ public final class FaultSwitchboard {
    * throttle-2ms} for a throttle with its delay per element.
    */
   public static void arm(String point, FaultPosition position, String action, String faultId) {
+    register(armingOf(point, position, action, faultId, DEFAULT_STALL_LIMIT, null));
+  }
+
+  /**
+   * Checks an arming in the text form exactly as {@link #arm(String, FaultPosition, String,
+   * String)} does, without arming anything: for a channel that arms the point in other JVMs.
+   */
+  static void check(String point, FaultPosition position, String action, String faultId) {
+    armingOf(point, position, action, faultId, DEFAULT_STALL_LIMIT, null);
+  }
+
+  /**
+   * Arms a point in this JVM on behalf of a {@link FaultChannel}: before it fires (or a throttle
+   * reports its start) the arming asks {@code claim}, so that it fires once across JVMs.
+   */
+  static void armClaimed(
+      String point,
+      FaultPosition position,
+      String action,
+      String faultId,
+      Duration stallLimit,
+      FiringClaim claim) {
+    register(armingOf(point, position, action, faultId, stallLimit, claim));
+  }
+
+  private static Arming armingOf(
+      String point,
+      FaultPosition position,
+      String action,
+      String faultId,
+      Duration stallLimit,
+      @Nullable FiringClaim claim) {
     Objects.requireNonNull(action, "action");
     FaultAction parsed = FaultAction.parse(action);
+    Duration throttle = Duration.ZERO;
     if (parsed == FaultAction.THROTTLE) {
-      throttle(point, position, FaultAction.throttleDelay(action), faultId);
-    } else {
-      arm(point, position, parsed, faultId, DEFAULT_STALL_LIMIT);
+      throttle = FaultAction.throttleDelay(action);
+      checkThrottle(throttle);
     }
+    validate(point, position, parsed, faultId, stallLimit);
+    return new Arming(point, position, parsed, faultId, stallLimit, throttle, claim);
   }
 
   /**
@@ -133,6 +169,11 @@ public final class FaultSwitchboard {
   public static void throttle(
       String point, FaultPosition position, Duration perElement, String faultId) {
     Objects.requireNonNull(perElement, "perElement");
+    checkThrottle(perElement);
+    arm(point, position, FaultAction.THROTTLE, faultId, DEFAULT_STALL_LIMIT, perElement);
+  }
+
+  private static void checkThrottle(Duration perElement) {
     if (perElement.isNegative()
         || perElement.isZero()
         || perElement.compareTo(FaultAction.LONGEST_THROTTLE) > 0) {
@@ -142,7 +183,6 @@ public final class FaultSwitchboard {
               + " ms; got "
               + perElement);
     }
-    arm(point, position, FaultAction.THROTTLE, faultId, DEFAULT_STALL_LIMIT, perElement);
   }
 
   /**
@@ -172,6 +212,16 @@ public final class FaultSwitchboard {
       String faultId,
       Duration stallLimit,
       Duration throttle) {
+    validate(point, position, action, faultId, stallLimit);
+    register(new Arming(point, position, action, faultId, stallLimit, throttle, null));
+  }
+
+  private static void validate(
+      String point,
+      FaultPosition position,
+      FaultAction action,
+      String faultId,
+      Duration stallLimit) {
     Objects.requireNonNull(point, "point");
     Objects.requireNonNull(position, "position");
     Objects.requireNonNull(action, "action");
@@ -229,24 +279,33 @@ public final class FaultSwitchboard {
     if (stallLimit.isNegative() || stallLimit.isZero()) {
       throw new IllegalArgumentException("stallLimit must be positive, got " + stallLimit);
     }
+  }
+
+  private static void register(Arming arming) {
     synchronized (LOCK) {
-      if (ARMED_BY_ID.containsKey(faultId)) {
-        throw new IllegalStateException(
-            "Fault " + faultId + " is armed already; disarm it before arming it again");
+      if (ARMED_BY_ID.containsKey(arming.faultId())) {
+        throw alreadyArmed(arming.faultId());
       }
-      Arming arming = new Arming(point, position, action, faultId, stallLimit, throttle);
-      ARMED_BY_ID.put(faultId, arming);
-      FIRED.remove(faultId);
+      ARMED_BY_ID.put(arming.faultId(), arming);
+      FIRED.remove(arming.faultId());
       ACTIVE.add(arming);
       anyArmed = true;
     }
     LOG.info(
-        "Armed fault {} at point {}: {}{} at {}",
-        faultId,
-        point,
-        action,
-        action == FaultAction.THROTTLE ? " " + throttle.toNanos() / 1_000 + " us per element" : "",
-        position.text());
+        "Armed fault {} at point {}: {}{} at {}{}",
+        arming.faultId(),
+        arming.point(),
+        arming.action(),
+        arming.action() == FaultAction.THROTTLE
+            ? " " + arming.throttleDelay().toNanos() / 1_000 + " us per element"
+            : "",
+        arming.position().text(),
+        arming.claimed() ? " (through the fault channel)" : "");
+  }
+
+  static IllegalStateException alreadyArmed(String faultId) {
+    return new IllegalStateException(
+        "Fault " + faultId + " is armed already; disarm it before arming it again");
   }
 
   /** Disarms the point armed with this fault id (and ends its stall); unknown ids are ignored. */
@@ -323,6 +382,26 @@ public final class FaultSwitchboard {
         arming.action(),
         arming.position().text(),
         firing.checkpointId() == null ? "" : " (checkpoint " + firing.checkpointId() + ")");
+  }
+
+  /**
+   * Called by an arming whose claim another JVM (or an earlier incarnation) won: it leaves the
+   * active list without a firing of its own.
+   */
+  static void firedElsewhere(Arming arming) {
+    synchronized (LOCK) {
+      ACTIVE.remove(arming);
+      anyArmed = !ACTIVE.isEmpty();
+    }
+    LOG.info(
+        "Fault {} reached its position at point {} but fired elsewhere already: not firing again",
+        arming.faultId(),
+        arming.point());
+  }
+
+  /** Whether this fault id is armed in this JVM (by a call or through a channel). */
+  static boolean isArmed(String faultId) {
+    return ARMED_BY_ID.containsKey(faultId);
   }
 
   /** Called by a throttle when it begins: its time is kept, it stays active until disarmed. */

@@ -3,14 +3,17 @@ package io.reliabilitylab.pipeline.flink.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultPosition;
+import java.nio.file.Path;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@value FaultSwitchboard#OPERATOR} fault point: passes every element on unchanged, and, once
@@ -38,13 +41,30 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
   private static final long serialVersionUID = 1L;
 
   private final FilterFunction<T> isSnapshotRow;
+  private final @Nullable String faultChannel;
 
   /**
    * A fault point whose {@code snapshot-phase:K} position counts the elements {@code isSnapshotRow}
-   * accepts.
+   * accepts, armed through this JVM's {@link FaultSwitchboard} only.
    */
   public OperatorFaultPoint(FilterFunction<T> isSnapshotRow) {
+    this(isSnapshotRow, null);
+  }
+
+  /**
+   * A fault point that, when it opens, also watches the {@link FaultChannel} in {@code
+   * faultChannel} (if not null), so that the lab arms it in whichever JVM the subtask runs.
+   */
+  public OperatorFaultPoint(FilterFunction<T> isSnapshotRow, @Nullable Path faultChannel) {
     this.isSnapshotRow = Objects.requireNonNull(isSnapshotRow, "isSnapshotRow");
+    // A string: Path is not serializable.
+    this.faultChannel = faultChannel == null ? null : faultChannel.toAbsolutePath().toString();
+  }
+
+  @Override
+  public void open(OpenContext openContext) throws Exception {
+    super.open(openContext);
+    FaultChannelWatcher.watch(faultChannel);
   }
 
   @Override

@@ -18,9 +18,16 @@ public final class JobOptions {
   public static final Set<String> REQUIRED =
       Set.of(LabOptions.WAREHOUSE_PATH, LabOptions.CHECKPOINTS_PATH);
 
+  /**
+   * The control directory of the {@link io.reliabilitylab.pipeline.flink.faults.FaultChannel} that
+   * arms the job's fault points in every JVM of a cluster; absent: the in-JVM switchboard only.
+   */
+  public static final String FAULT_CHANNEL_DIRECTORY = "fault.channel-directory";
+
   /** The options {@link #settings} reads when present. */
   public static final Set<String> OPTIONAL =
       Set.of(
+          FAULT_CHANNEL_DIRECTORY,
           LabOptions.CHECKPOINT_INTERVAL_MS,
           LabOptions.CHECKPOINT_TIMEOUT_MS,
           LabOptions.PARALLELISM,
@@ -44,6 +51,10 @@ public final class JobOptions {
         .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
     config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
     config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
+    config
+        .option(FAULT_CHANNEL_DIRECTORY)
+        .filter(directory -> !directory.isBlank())
+        .ifPresent(directory -> builder.faultChannel(Path.of(directory.strip())));
     return builder.build();
   }
 }

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultInjectingFileSystem;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a reference job shares whatever its source: the warehouse, checkpointing, the restart
@@ -48,6 +50,9 @@ import org.apiguardian.api.API;
  * @param maxContinuousEmptyCommits Iceberg's {@code flink.max-continuous-empty-commits} on both
  *     tables: the sink commits a checkpoint without new files only every this many checkpoints
  * @param variant the faithful job, or a deliberately broken one for negative controls
+ * @param faultChannel the control directory of a {@link FaultChannel} that arms the fault points in
+ *     every JVM the job runs in (a cluster of several processes); null: they are armed through the
+ *     lab's JVM's {@link FaultSwitchboard} only (a MiniCluster)
  */
 @API(status = EXPERIMENTAL)
 public record OrdersJobSettings(
@@ -66,7 +71,8 @@ public record OrdersJobSettings(
     boolean faultPoints,
     boolean taskStateInFiles,
     int maxContinuousEmptyCommits,
-    JobVariant variant) {
+    JobVariant variant,
+    @Nullable Path faultChannel) {
 
   /**
    * The Iceberg table property the sink's committer reads for {@link #maxContinuousEmptyCommits}.
@@ -166,6 +172,13 @@ public record OrdersJobSettings(
     map.put(
         "fault-points",
         faultPoints ? "on (no-ops until armed): " + String.join(", ", faultPointNames()) : "off");
+    if (faultPoints) {
+      map.put(
+          "fault-points.armed-through",
+          faultChannel == null
+              ? "the lab's JVM (in-JVM switchboard)"
+              : "fault channel " + faultChannel.toAbsolutePath().normalize());
+    }
     return map;
   }
 
@@ -218,6 +231,7 @@ public record OrdersJobSettings(
     // made "fault to first commit" measure the idle time (10 s at 1 s checkpoints).
     private int maxContinuousEmptyCommits = 1;
     private JobVariant variant = JobVariant.FAITHFUL;
+    private @Nullable Path faultChannel;
 
     private Builder() {}
 
@@ -238,6 +252,7 @@ public record OrdersJobSettings(
       taskStateInFiles = settings.taskStateInFiles;
       maxContinuousEmptyCommits = settings.maxContinuousEmptyCommits;
       variant = settings.variant;
+      faultChannel = settings.faultChannel;
     }
 
     /** The Iceberg warehouse directory. */
@@ -351,6 +366,16 @@ public record OrdersJobSettings(
       return this;
     }
 
+    /**
+     * Default none: the fault points are armed through the lab's JVM only (a MiniCluster). A
+     * directory: they also watch this {@link FaultChannel}, which reaches every JVM of a cluster
+     * that shares the directory; the job links its checkpoint directory to it.
+     */
+    public Builder faultChannel(@Nullable Path faultChannel) {
+      this.faultChannel = faultChannel;
+      return this;
+    }
+
     public OrdersJobSettings build() {
       return new OrdersJobSettings(
           warehouse,
@@ -368,7 +393,8 @@ public record OrdersJobSettings(
           faultPoints,
           taskStateInFiles,
           maxContinuousEmptyCommits,
-          variant);
+          variant,
+          faultChannel);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
+import io.reliabilitylab.pipeline.flink.faults.FaultChannelWatcher;
 import io.reliabilitylab.pipeline.flink.faults.FaultInjectingCatalogLoader;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.faults.OperatorFaultPoint;
@@ -73,7 +74,11 @@ public final class OrdersTopology {
     }
   }
 
-  /** Checkpointing (exactly once, retained on cancellation), restarts and parallelism. */
+  /**
+   * Checkpointing (exactly once, retained on cancellation), restarts and parallelism; with a fault
+   * channel, links the checkpoint directory to it (a small file the checkpoint-storage point
+   * reads).
+   */
   public static void configure(StreamExecutionEnvironment env, OrdersJobSettings settings) {
     Configuration configuration = new Configuration();
     // A fixed delay: recovery time must not depend on how many faults came before.
@@ -87,6 +92,11 @@ public final class OrdersTopology {
         CheckpointingOptions.CHECKPOINTS_DIRECTORY, settings.checkpointStorageUri().toString());
     if (settings.taskStateInFiles()) {
       configuration.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.ZERO);
+    }
+    if (settings.faultPoints() && settings.faultChannel() != null) {
+      // The checkpoint-storage point has no settings of its own: it follows this link.
+      FaultChannelWatcher.linkCheckpointDirectory(
+          settings.checkpointDirectory(), settings.faultChannel());
     }
     env.configure(configuration, OrdersTopology.class.getClassLoader());
     env.setParallelism(settings.parallelism());
@@ -108,7 +118,9 @@ public final class OrdersTopology {
     if (settings.faultPoints()) {
       envelopes =
           envelopes
-              .map(new OperatorFaultPoint<ChangeEnvelope>(new IsSnapshotRead()))
+              .map(
+                  new OperatorFaultPoint<ChangeEnvelope>(
+                      new IsSnapshotRead(), settings.faultChannel()))
               .returns(envelopes.getType())
               .uid(OperatorFaultPoint.UID)
               .name("fault point " + FaultSwitchboard.OPERATOR);
@@ -183,7 +195,8 @@ public final class OrdersTopology {
               catalog,
               Map.of(
                   OrdersTables.CURRENT, FaultSwitchboard.SINK_COMMIT_CURRENT,
-                  OrdersTables.CHANGELOG, FaultSwitchboard.SINK_COMMIT_CHANGELOG));
+                  OrdersTables.CHANGELOG, FaultSwitchboard.SINK_COMMIT_CHANGELOG),
+              settings.faultChannel());
     }
     return TableLoader.fromCatalog(catalog, TableIdentifier.of(settings.namespace(), table));
   }
