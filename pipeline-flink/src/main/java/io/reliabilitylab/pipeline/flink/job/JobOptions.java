@@ -7,6 +7,7 @@ import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -32,6 +33,8 @@ public final class JobOptions {
           LabOptions.CHECKPOINT_TIMEOUT_MS,
           LabOptions.PARALLELISM,
           LabOptions.FLINK_REST_ADDRESS,
+          LabOptions.FLINK_CLUSTER,
+          LabOptions.FLINK_CLUSTER_DIRECTORY,
           JobVariant.OPTION);
 
   private JobOptions() {}
@@ -51,10 +54,15 @@ public final class JobOptions {
         .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
     config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
     config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
-    config
-        .option(FAULT_CHANNEL_DIRECTORY)
-        .filter(directory -> !directory.isBlank())
-        .ifPresent(directory -> builder.faultChannel(Path.of(directory.strip())));
+    Optional<String> channel =
+        config.option(FAULT_CHANNEL_DIRECTORY).filter(directory -> !directory.isBlank());
+    if (channel.isPresent()) {
+      builder.faultChannel(Path.of(channel.get().strip()));
+    } else if (!config.option(LabOptions.FLINK_CLUSTER, "embedded").strip().equals("embedded")) {
+      // a cluster of processes the lab starts shares its disk: one channel per scenario
+      Path checkpoints = Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow());
+      builder.faultChannel(checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel"));
+    }
     return builder.build();
   }
 }
