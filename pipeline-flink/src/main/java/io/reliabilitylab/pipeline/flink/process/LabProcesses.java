@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -199,13 +200,20 @@ public final class LabProcesses {
     OPEN.remove(process);
   }
 
-  /** Stops every open process at once: SIGTERM to all, then waits, then SIGKILL what is left. */
+  /** Stops every open process at once, as {@link #closeAll(Collection)} does. */
   static void closeAllOpen() {
-    List<LabProcess> open = List.copyOf(OPEN);
-    for (LabProcess process : open) {
+    closeAll(List.copyOf(OPEN));
+  }
+
+  /**
+   * Stops the processes at once: SIGTERM to all (SIGCONT first to a paused one), then waits for
+   * each, then SIGKILL what is left; each as {@link LabProcess#close()}.
+   */
+  public static void closeAll(Collection<LabProcess> processes) {
+    for (LabProcess process : processes) {
       process.terminate();
     }
-    for (LabProcess process : open) {
+    for (LabProcess process : processes) {
       process.close();
     }
   }
