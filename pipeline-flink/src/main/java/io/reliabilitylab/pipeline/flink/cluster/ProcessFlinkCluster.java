@@ -167,6 +167,14 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     return startTime;
   }
 
+  /**
+   * The cluster's id ({@code srl-…}): the HA cluster id, and on every process's command line as
+   * {@code -Dsrl.cluster=<id>} (so {@code pgrep -f <id>} finds its processes).
+   */
+  public String id() {
+    return config.clusterId;
+  }
+
   public ProcessClusterSettings settings() {
     return config.settings;
   }
