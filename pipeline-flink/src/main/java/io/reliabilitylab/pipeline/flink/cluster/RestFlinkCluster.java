@@ -95,7 +95,7 @@ public class RestFlinkCluster implements FlinkCluster {
   private final RestClusterClient<StandaloneClusterId> client;
   private final List<String> jars;
 
-  RestFlinkCluster(URI restAddress, Configuration clientConfiguration, List<String> jars)
+  protected RestFlinkCluster(URI restAddress, Configuration clientConfiguration, List<String> jars)
       throws Exception {
     this.restAddress = restAddress;
     this.clientConfiguration = clientConfiguration;
@@ -142,15 +142,13 @@ public class RestFlinkCluster implements FlinkCluster {
       // what application mode does: the JobGraph gets this id instead of a random one
       configuration.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, jobId.toHexString());
     }
+    URI target = restAddress();
     StreamExecutionEnvironment env =
         StreamExecutionEnvironment.createRemoteEnvironment(
-            restAddress.getHost(),
-            restAddress.getPort(),
-            configuration,
-            jars.toArray(String[]::new));
+            target.getHost(), target.getPort(), configuration, jars.toArray(String[]::new));
     job.build(env);
     JobClient jobClient = env.executeAsync(job.name());
-    LOG.info("Submitted job '{}' as {} to {}", job.name(), jobClient.getJobID(), restAddress);
+    LOG.info("Submitted job '{}' as {} to {}", job.name(), jobClient.getJobID(), target);
     return jobClient.getJobID();
   }
 
