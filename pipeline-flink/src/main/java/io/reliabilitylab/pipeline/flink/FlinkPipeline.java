@@ -8,10 +8,11 @@ import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
+import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
+import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
@@ -144,21 +145,33 @@ public abstract class FlinkPipeline
     }
   }
 
+  /** The cluster of processes under {@code cluster}, a shared one's lease unwrapped. */
+  private static @Nullable ProcessFlinkCluster processesOf(FlinkCluster cluster) {
+    if (cluster instanceof SharedProcessClusters.Lease lease) {
+      return lease.cluster();
+    }
+    return cluster instanceof ProcessFlinkCluster processes ? processes : null;
+  }
+
   private ProcessFlinkCluster processCluster() {
-    if (cluster instanceof ProcessFlinkCluster processes && !clusterLost) {
+    ProcessFlinkCluster processes = processesOf(cluster);
+    if (processes != null && !clusterLost) {
       return processes;
     }
     throw new UnsupportedOperationException(
         clusterLost
             ? "The " + name() + " pipeline's cluster was lost; restore the job first"
-            : "The " + name() + " pipeline's cluster at " + cluster.restAddress()
+            : "The "
+                + name()
+                + " pipeline's cluster at "
+                + cluster.restAddress()
                 + " is not a cluster of processes the lab started");
   }
 
   /**
-   * Asks the job's fault points, through their channel, to answer from every process that runs
-   * the job (its JobManager and the TaskManagers of its tasks): {@link FaultPoints} is offered on
-   * a session cluster only once this succeeded, and never once it failed. A no-op while the points
+   * Asks the job's fault points, through their channel, to answer from every process that runs the
+   * job (its JobManager and the TaskManagers of its tasks): {@link FaultPoints} is offered on a
+   * session cluster only once this succeeded, and never once it failed. A no-op while the points
    * run in this JVM.
    */
   public void verifyFaultChannel(Duration timeout) {
@@ -258,7 +271,8 @@ public abstract class FlinkPipeline
   public Set<Class<? extends PipelineCapability>> capabilities() {
     FlinkCluster current = cluster;
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
-    if (current instanceof ProcessFlinkCluster processes) {
+    ProcessFlinkCluster processes = processesOf(current);
+    if (processes != null) {
       offered.remove(TableMaintenance.class);
       offered.add(TaskManagerProcessControl.class);
       if (processes.highAvailability()) {
@@ -281,7 +295,7 @@ public abstract class FlinkPipeline
       return true;
     }
     FaultChannelState state = channelState;
-    return current instanceof ProcessFlinkCluster ? !state.failed() : state.verified();
+    return processesOf(current) != null ? !state.failed() : state.verified();
   }
 
   @Override
@@ -292,7 +306,7 @@ public abstract class FlinkPipeline
     Object offered = this;
     if (type == TableMaintenance.class) {
       offered = maintenance;
-    } else if (cluster instanceof ProcessFlinkCluster
+    } else if (processesOf(cluster) != null
         && (type == TaskManagerControl.class || type == TaskManagerProcessControl.class)) {
       offered = processTaskManagers;
     } else if (type == JobManagerControl.class) {
@@ -323,13 +337,15 @@ public abstract class FlinkPipeline
       settings.put(
           TaskFailureInjector.CLAIM_BOUNDARY_KEY, TaskFailureInjector.EMBEDDED_CLAIM_BOUNDARY);
       settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, CLUSTER_LOSS_CLAIM_BOUNDARY);
-    } else if (current instanceof ProcessFlinkCluster processes) {
-      settings.put("flink.cluster.kind", processes.description());
+    } else if (processesOf(current) != null) {
+      ProcessFlinkCluster processes = processesOf(current);
+      settings.put("flink.cluster.kind", describe(processes));
       settings.put("flink.cluster.directory", processes.directory().toString());
       settings.put(
           TaskFailureInjector.CLAIM_BOUNDARY_KEY,
           "a TaskManager JVM of the lab's cluster of processes is killed with SIGKILL");
-      settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, PROCESS_CLUSTER_LOSS_CLAIM_BOUNDARY);
+      settings.put(
+          CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, PROCESS_CLUSTER_LOSS_CLAIM_BOUNDARY);
     } else {
       settings.put("flink.cluster.kind", "session cluster by REST address");
     }
@@ -505,7 +521,7 @@ public abstract class FlinkPipeline
 
   @Override
   public List<String> taskManagers() {
-    if (cluster instanceof ProcessFlinkCluster) {
+    if (processesOf(cluster) != null) {
       return processTaskManagers.taskManagers();
     }
     try {
@@ -520,7 +536,7 @@ public abstract class FlinkPipeline
 
   @Override
   public void terminate(String taskManagerId) throws Exception {
-    if (cluster instanceof ProcessFlinkCluster) {
+    if (processesOf(cluster) != null) {
       processTaskManagers.terminate(taskManagerId);
     } else {
       miniCluster().terminateTaskManager(taskManagerId);
@@ -529,7 +545,7 @@ public abstract class FlinkPipeline
 
   @Override
   public String startReplacement() throws Exception {
-    return cluster instanceof ProcessFlinkCluster
+    return processesOf(cluster) != null
         ? processTaskManagers.startReplacement()
         : miniCluster().startTaskManager();
   }
@@ -593,7 +609,8 @@ public abstract class FlinkPipeline
     OrdersJob restored = job.withParallelism(parallelism);
     if (clusterLost) {
       // The lost cluster was ours: a fresh one with the same settings takes the job.
-      if (cluster instanceof ProcessFlinkCluster lost) {
+      ProcessFlinkCluster lost = processesOf(cluster);
+      if (lost != null) {
         cluster = SharedProcessClusters.acquire(lost.settings(), lost.directory());
       } else {
         cluster = MiniClusterRunner.start(((MiniClusterRunner) cluster).settings());
@@ -639,10 +656,12 @@ public abstract class FlinkPipeline
    */
   @Override
   public void loseCluster() {
-    if (cluster instanceof ProcessFlinkCluster processes && !clusterLost) {
+    ProcessFlinkCluster processes = processesOf(cluster);
+    if (processes != null && !clusterLost) {
       clusterLost = true;
-      LOG.info("Killing every process of the cluster at {} with job {}", cluster.restAddress(), jobId);
-      processes.crash();
+      LOG.info(
+          "Killing every process of the cluster at {} with job {}", cluster.restAddress(), jobId);
+      crash(processes);
       return;
     }
     if (!(cluster instanceof MiniClusterRunner)) {
@@ -661,6 +680,48 @@ public abstract class FlinkPipeline
     clusterLost = true;
     LOG.info("Losing the MiniCluster at {} with job {}", cluster.restAddress(), jobId);
     cluster.close();
+  }
+
+  /** SIGKILLs every TaskManager and JobManager at once, then lets the rest (ZooKeeper) go. */
+  private static void crash(ProcessFlinkCluster processes) {
+    try {
+      for (var taskManager : processes.taskManagerProcesses()) {
+        if (taskManager.alive()) {
+          processes.kill(taskManager.resourceId());
+        }
+      }
+      for (var jobManager : processes.jobManagerProcesses()) {
+        if (jobManager.alive()) {
+          processes.killJobManager(jobManager.id());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      processes.close();
+    }
+  }
+
+  private static String describe(ProcessFlinkCluster processes) {
+    ProcessClusterSettings settings = processes.settings();
+    return "processes ("
+        + settings.optionText()
+        + "): "
+        + settings.jobManagers()
+        + " JobManager(s) "
+        + processes.jobManagerProcesses().stream().map(jm -> jm.id() + " pid " + jm.pid()).toList()
+        + ", "
+        + settings.taskManagers()
+        + " TaskManager(s) x "
+        + settings.slotsPerTaskManager()
+        + " slots "
+        + processes.taskManagerProcesses().stream()
+            .map(tm -> tm.resourceId() + " pid " + tm.pid())
+            .toList()
+        + (processes.highAvailability() ? ", ZooKeeper HA" : "")
+        + ", started in "
+        + processes.startTime().toMillis()
+        + " ms";
   }
 
   // TableAccess

@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.direct.ownjob;
 
 import io.reliabilitylab.pipeline.direct.DirectPipelineProvider;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
+import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
@@ -9,6 +10,7 @@ import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -60,6 +62,11 @@ final class TeamPipelineProvider implements PipelineProvider {
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
     return CAPABILITIES;
+  }
+
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+    return FlinkClusters.capabilities(CAPABILITIES, options);
   }
 
   @Override

@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The direct pipeline on a cluster of processes the lab starts (two JobManagers with ZooKeeper,
- * two TaskManagers, one cluster for the whole suite): the five failure classes' default variants,
- * a TaskManager SIGKILLed and one frozen past its heartbeat timeout, and the leading JobManager
- * SIGKILLed — each proven fired and recovered, every check passed, and no process left once the
- * lab lets its cluster go.
+ * The direct pipeline on a cluster of processes the lab starts (two JobManagers with ZooKeeper, two
+ * TaskManagers, one cluster for the whole suite): the five failure classes' default variants, a
+ * TaskManager SIGKILLed and one frozen past its heartbeat timeout, and the leading JobManager
+ * SIGKILLed — each proven fired and recovered, every check passed, and no process left once the lab
+ * lets its cluster go.
  */
 class ProcessClusterRunIT {
 

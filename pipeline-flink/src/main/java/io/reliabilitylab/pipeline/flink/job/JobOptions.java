@@ -61,7 +61,8 @@ public final class JobOptions {
     } else if (!config.option(LabOptions.FLINK_CLUSTER, "embedded").strip().equals("embedded")) {
       // a cluster of processes the lab starts shares its disk: one channel per scenario
       Path checkpoints = Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow());
-      builder.faultChannel(checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel"));
+      builder.faultChannel(
+          checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel"));
     }
     return builder.build();
   }
