@@ -216,7 +216,7 @@ public final class EmbeddedKafkaBroker implements LabKafkaBroker {
     }
   }
 
-  /** A new {@link KafkaTopics} on this broker; the caller closes it. */
+  @Override
   public KafkaTopics topics() {
     return KafkaTopics.connect(bootstrapServers());
   }

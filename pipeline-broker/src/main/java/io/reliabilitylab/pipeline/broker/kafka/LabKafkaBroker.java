@@ -24,6 +24,11 @@ public interface LabKafkaBroker extends AutoCloseable {
   /** The broker's log directory (the records and the metadata log). */
   Path logDirectory();
 
+  /** A new {@link KafkaTopics} on this broker; the caller closes it. */
+  default KafkaTopics topics() {
+    return KafkaTopics.connect(bootstrapServers());
+  }
+
   /** One line on what kind of broker this is and where its data lives, for the run record. */
   String describe();
 
