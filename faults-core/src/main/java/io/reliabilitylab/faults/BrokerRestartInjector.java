@@ -66,8 +66,9 @@ public final class BrokerRestartInjector extends BuiltInFault {
           + " survive (a power loss or kernel crash is not shown, nor a multi-broker cluster's"
           + " replication or leader election: one node, replication 1). It does show in-flight"
           + " produce and fetch requests cut off, the broker's unclean log recovery and index"
-          + " rebuild at restart, the source producer's retries and idempotence across the crash,"
-          + " and the Flink Kafka source reconnecting and resuming from its checkpointed offsets";
+          + " rebuild at restart, the source producer's retries and idempotence (acks=all) across"
+          + " the crash and the Flink Kafka source reconnecting, with the checks judging that"
+          + " nothing was lost or duplicated past the dedup";
 
   @Override
   public String name() {

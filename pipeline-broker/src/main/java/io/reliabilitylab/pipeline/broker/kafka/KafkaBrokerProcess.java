@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * to {@code broker.log} under the work directory, and the process is registered with {@link
  * LabProcesses} (pid file, stopped on the lab's exit, killed by a later run if the lab was killed).
  *
+ * <p>After a SIGKILL the restarted node's controller refuses its broker's registration ({@code
+ * DUPLICATE_BROKER_REGISTRATION}) until the killed incarnation's session times out ({@code
+ * broker.session.timeout.ms}, 9 s), so a start after a kill takes that much longer than one after a
+ * clean stop.
+ *
  * <pre>{@code
  * try (KafkaBrokerProcess broker = KafkaBrokerProcess.builder(workDir).build()) {
  *   broker.start();
