@@ -113,7 +113,7 @@ class FaultVariantsTest {
     assertThat(names(new SinkCommitFailureInjector()))
         .containsExactly("default", "fail-after-swap", "commit-state-unknown", "several-pending");
     assertThat(names(new PoisonMessageInjector())).containsExactly("default", "unrepaired");
-    assertThat(names(new BrokerRestartInjector())).containsExactly("default");
+    assertThat(names(new BrokerRestartInjector())).containsExactly("default", "crash");
     assertThat(names(new DuplicateRedeliveryInjector())).containsExactly("default");
   }
 

@@ -3,8 +3,9 @@ package io.reliabilitylab.pipeline.broker;
 import io.reliabilitylab.pipeline.broker.dlq.DeadLetterLog;
 import io.reliabilitylab.pipeline.broker.job.BrokerJob;
 import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
-import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
+import io.reliabilitylab.pipeline.broker.kafka.KafkaBrokerProcess;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
+import io.reliabilitylab.pipeline.broker.kafka.LabKafkaBroker;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
 import io.reliabilitylab.pipeline.broker.source.OffsetSnapshot;
 import io.reliabilitylab.pipeline.broker.source.PoisonEvidence;
@@ -17,6 +18,7 @@ import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -68,7 +70,14 @@ final class BrokerPipeline extends FlinkPipeline
           + " -> Iceberg v2 exactly-once sinks; one JVM on one machine, the embedded broker a single"
           + " node with replication 1";
 
-  private final @Nullable EmbeddedKafkaBroker broker;
+  /** The same with the broker as its own process, still one node on the same machine. */
+  static final String CLAIM_BOUNDARY_BROKER_PROCESS =
+      "MariaDB GTID binlog -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
+          + " topic -> Flink KafkaSource (offsets committed on checkpoints) -> keyed replay dedup"
+          + " -> Iceberg v2 exactly-once sinks; one machine, the broker a single-node KRaft process"
+          + " of its own with replication 1, the rest in the lab's JVM";
+
+  private final @Nullable LabKafkaBroker broker;
   private final DebeziumPublisher publisher;
   private final KafkaTopics topics;
   private final BrokerJob brokerJob;
@@ -85,7 +94,7 @@ final class BrokerPipeline extends FlinkPipeline
       BrokerJob job,
       JobID jobId,
       PipelineConfig config,
-      @Nullable EmbeddedKafkaBroker broker,
+      @Nullable LabKafkaBroker broker,
       DebeziumPublisher publisher,
       KafkaTopics topics) {
     super(cluster, job, jobId, config);
@@ -122,6 +131,9 @@ final class BrokerPipeline extends FlinkPipeline
             DeadLetterQueue.class,
             ReplayDeduplication.class,
             RunEvidence.class));
+    if (broker instanceof KafkaBrokerProcess) {
+      offered.add(BrokerProcessControl.class);
+    }
     return Set.copyOf(offered);
   }
 
@@ -134,6 +146,11 @@ final class BrokerPipeline extends FlinkPipeline
         || type == DeadLetterQueue.class
         || type == ReplayDeduplication.class) {
       return Optional.of(type.cast(this));
+    }
+    if (type == BrokerProcessControl.class) {
+      return broker instanceof KafkaBrokerProcess process
+          ? Optional.of(type.cast(new ProcessBrokerControl(process)))
+          : Optional.empty();
     }
     if (type == RunEvidence.class) {
       return Optional.of(type.cast(new BrokerRunEvidence(this, this)));
@@ -150,9 +167,10 @@ final class BrokerPipeline extends FlinkPipeline
     versions.put("kafka_clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
     versions.put(
         "kafka_broker",
-        broker != null
-            ? "embedded KRaft " + mavenVersion("org.apache.kafka", "kafka_2.13")
-            : "external");
+        broker == null
+            ? "external"
+            : (broker instanceof KafkaBrokerProcess ? "KRaft process " : "embedded KRaft ")
+                + mavenVersion("org.apache.kafka", "kafka_2.13"));
     versions.put(
         "flink_connector_kafka", mavenVersion("org.apache.flink", "flink-connector-kafka"));
     return versions;
@@ -164,12 +182,12 @@ final class BrokerPipeline extends FlinkPipeline
     publisher
         .effectiveConfiguration()
         .forEach((key, value) -> settings.put("connector." + key, value));
-    settings.put("claim_boundary.pipeline", CLAIM_BOUNDARY);
+    settings.put(
+        "claim_boundary.pipeline",
+        broker instanceof KafkaBrokerProcess ? CLAIM_BOUNDARY_BROKER_PROCESS : CLAIM_BOUNDARY);
     settings.put(
         "kafka.broker.kind",
-        broker != null
-            ? "embedded KRaft broker in the lab's JVM, log in " + broker.logDirectory()
-            : "external cluster by bootstrap servers");
+        broker != null ? broker.describe() : "external cluster by bootstrap servers");
     return settings;
   }
 
@@ -201,20 +219,20 @@ final class BrokerPipeline extends FlinkPipeline
 
   @Override
   public void stop() throws Exception {
-    requireEmbeddedBroker("stop").stop();
+    requireLabBroker("stop").stop();
   }
 
   @Override
   public void start() throws Exception {
-    requireEmbeddedBroker("start").start();
+    requireLabBroker("start").start();
   }
 
-  private EmbeddedKafkaBroker requireEmbeddedBroker(String what) {
+  private LabKafkaBroker requireLabBroker(String what) {
     if (broker == null) {
       throw new UnsupportedOperationException(
           "The lab can "
               + what
-              + " only the embedded broker it started, not the cluster at "
+              + " only a broker it started, not the cluster at "
               + brokerJob.config().bootstrapServers());
     }
     return broker;
@@ -430,7 +448,7 @@ final class BrokerPipeline extends FlinkPipeline
       closeQuietly(deadLetters::close, "the dead-letter reader");
       closeQuietly(topics::close, "the Kafka admin client");
       if (broker != null) {
-        closeQuietly(broker::close, "the embedded Kafka broker");
+        closeQuietly(broker::close, "the lab's Kafka broker");
       }
     }
   }

@@ -8,7 +8,9 @@ import io.reliabilitylab.pipeline.broker.job.BrokerJobConfig;
 import io.reliabilitylab.pipeline.broker.job.DeadLetterSink;
 import io.reliabilitylab.pipeline.broker.job.ReplayDeduplicator;
 import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
+import io.reliabilitylab.pipeline.broker.kafka.KafkaBrokerProcess;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
+import io.reliabilitylab.pipeline.broker.kafka.LabKafkaBroker;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
@@ -16,6 +18,7 @@ import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -50,6 +53,13 @@ public final class BrokerPipelineProvider implements PipelineProvider {
 
   /** The change topic; default {@code lab.<database>.<table>} (Debezium's naming). */
   public static final String TOPIC = "kafka.topic";
+
+  /**
+   * {@code true} runs the lab's broker as its own process ({@link KafkaBrokerProcess}) instead of
+   * in the lab's JVM, so that it can be killed with SIGKILL ({@link BrokerProcessControl}); default
+   * {@code false}. Ignored with {@value #BOOTSTRAP_SERVERS}.
+   */
+  public static final String BROKER_PROCESS = "broker.process";
 
   /** Partitions of the change topic when the lab creates it; default 3. */
   public static final String PARTITIONS = "kafka.partitions";
@@ -86,7 +96,14 @@ public final class BrokerPipelineProvider implements PipelineProvider {
   @Override
   public Set<String> optionalOptions() {
     Set<String> optional =
-        new HashSet<>(Set.of(BOOTSTRAP_SERVERS, TOPIC, PARTITIONS, DEDUP_TTL_MS, COMMIT_OFFSETS));
+        new HashSet<>(
+            Set.of(
+                BOOTSTRAP_SERVERS,
+                TOPIC,
+                PARTITIONS,
+                DEDUP_TTL_MS,
+                COMMIT_OFFSETS,
+                BROKER_PROCESS));
     optional.addAll(JobOptions.OPTIONAL);
     return Set.copyOf(optional);
   }
@@ -105,6 +122,28 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     return Set.copyOf(offered);
   }
 
+  /**
+   * With {@value #BROKER_PROCESS} {@code true} (and no external cluster) the broker can be killed.
+   */
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+    if (!brokerAsProcess(options)) {
+      return capabilities();
+    }
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(capabilities());
+    offered.add(BrokerProcessControl.class);
+    return Set.copyOf(offered);
+  }
+
+  private static boolean brokerAsProcess(Map<String, String> options) {
+    String value = options.getOrDefault(BROKER_PROCESS, "false").strip();
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException(
+          "Option " + BROKER_PROCESS + " is true or false, got '" + value + "'");
+    }
+    return value.equals("true") && !options.containsKey(BOOTSTRAP_SERVERS);
+  }
+
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
     return FlinkClusters.capabilities(capabilities(), options);
@@ -120,7 +159,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     }
     Path work = config.workDirectory();
     String table = config.source().table();
-    @Nullable EmbeddedKafkaBroker broker = null;
+    @Nullable LabKafkaBroker broker = null;
     KafkaTopics topics = null;
     DebeziumPublisher publisher = null;
     FlinkCluster cluster = null;
@@ -130,7 +169,10 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (config.option(BOOTSTRAP_SERVERS).isPresent()) {
         bootstrap = config.option(BOOTSTRAP_SERVERS).get();
       } else {
-        broker = EmbeddedKafkaBroker.builder(work.resolve("kafka")).build();
+        broker =
+            brokerAsProcess(config.options())
+                ? KafkaBrokerProcess.builder(work.resolve("kafka")).build()
+                : EmbeddedKafkaBroker.builder(work.resolve("kafka")).build();
         broker.start();
         bootstrap = broker.bootstrapServers();
       }

@@ -2,16 +2,6 @@ package io.reliabilitylab.pipeline.broker.kafka;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,14 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Exit;
 import org.apache.kafka.common.utils.Time;
 import org.apiguardian.api.API;
@@ -57,44 +42,33 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class EmbeddedKafkaBroker implements AutoCloseable {
+public final class EmbeddedKafkaBroker implements LabKafkaBroker {
 
   /** The loopback address the broker listens on. */
-  public static final String HOST = "127.0.0.1";
+  public static final String HOST = KraftNode.HOST;
 
   /** Partitions of a topic created without a count, here and by auto-creation. */
   public static final int DEFAULT_PARTITIONS = 3;
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
-  private static final int NODE_ID = 1;
   private static final int START_ATTEMPTS = 3;
   private static final Object EXIT_GUARD = new Object();
   private static int brokersGuarded;
 
-  private final Path workDirectory;
-  private final Path logDirectory;
-  private final Path configFile;
-  private final Map<String, String> overrides;
-  private final int defaultPartitions;
-  private final Duration readyTimeout;
-  private final boolean fixedPorts;
-  private int brokerPort;
-  private int controllerPort;
-  private @Nullable String clusterId;
+  private final KraftNode node;
   private @Nullable KafkaRaftServer server;
   private boolean startedOnce;
   private boolean closed;
 
   private EmbeddedKafkaBroker(Builder builder) {
-    this.workDirectory = builder.workDirectory.toAbsolutePath().normalize();
-    this.logDirectory = workDirectory.resolve("kafka-logs");
-    this.configFile = workDirectory.resolve("server.properties");
-    this.overrides = Map.copyOf(builder.overrides);
-    this.defaultPartitions = builder.defaultPartitions;
-    this.readyTimeout = builder.readyTimeout;
-    this.fixedPorts = builder.brokerPort != 0;
-    this.brokerPort = builder.brokerPort;
-    this.controllerPort = builder.controllerPort;
+    this.node =
+        new KraftNode(
+            builder.workDirectory,
+            builder.overrides,
+            builder.defaultPartitions,
+            builder.readyTimeout,
+            builder.brokerPort,
+            builder.controllerPort);
   }
 
   /** A builder for a broker whose files live under {@code workDirectory} (created if missing). */
@@ -109,6 +83,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *
    * @throws IllegalStateException if it is running or closed, or cannot start (saying why)
    */
+  @Override
   public synchronized BrokerTransition start() {
     if (closed) {
       throw new IllegalStateException("This broker was closed: build a new one to start again");
@@ -132,7 +107,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         action.equals("restart") ? "restarted" : "started",
         bootstrapServers(),
         took.toMillis(),
-        logDirectory);
+        node.logDirectory());
     return new BrokerTransition(action, startedAt, took, bootstrapServers(), clusterId());
   }
 
@@ -142,6 +117,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *
    * @throws IllegalStateException if it is not running
    */
+  @Override
   public synchronized BrokerTransition stop() {
     KafkaRaftServer running = server;
     if (running == null) {
@@ -174,53 +150,60 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     closed = true;
   }
 
+  @Override
+  public String describe() {
+    return "embedded KRaft broker in the lab's JVM, log in " + node.logDirectory();
+  }
+
   /** Whether the broker is running (started and not stopped or closed). */
   public synchronized boolean isRunning() {
     return server != null;
   }
 
   /** {@code 127.0.0.1:<port>}, for clients' {@code bootstrap.servers}. */
+  @Override
   public synchronized String bootstrapServers() {
     requireStartedOnce();
-    return HOST + ":" + brokerPort;
+    return node.bootstrapServers();
   }
 
   /** The client port. */
   public synchronized int port() {
     requireStartedOnce();
-    return brokerPort;
+    return node.brokerPort();
   }
 
   /** The controller (KRaft quorum) port. */
   public synchronized int controllerPort() {
     requireStartedOnce();
-    return controllerPort;
+    return node.controllerPort();
   }
 
   /** The cluster id written when the log directory was formatted. */
   public synchronized String clusterId() {
     requireStartedOnce();
-    return Objects.requireNonNull(clusterId);
+    return node.clusterId();
   }
 
   /** The broker's log directory (the records and the metadata log). */
+  @Override
   public Path logDirectory() {
-    return logDirectory;
+    return node.logDirectory();
   }
 
   /** The work directory given to the builder. */
   public Path workDirectory() {
-    return workDirectory;
+    return node.workDirectory();
   }
 
   /** Partitions of topics created without a count. */
   public int defaultPartitions() {
-    return defaultPartitions;
+    return node.defaultPartitions();
   }
 
   /** Creates a topic with {@link #defaultPartitions()} partitions; see {@link #createTopic}. */
   public void createTopic(String topic) {
-    createTopic(topic, defaultPartitions);
+    createTopic(topic, node.defaultPartitions());
   }
 
   /**
@@ -233,7 +216,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
   }
 
-  /** A new {@link KafkaTopics} on this broker; the caller closes it. */
+  @Override
   public KafkaTopics topics() {
     return KafkaTopics.connect(bootstrapServers());
   }
@@ -254,81 +237,36 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   @Override
   public synchronized String toString() {
     return "EmbeddedKafkaBroker["
-        + (startedOnce ? HOST + ":" + brokerPort : "not started")
+        + (startedOnce ? node.bootstrapServers() : "not started")
         + (server != null ? ", running" : ", stopped")
         + ", "
-        + logDirectory
+        + node.logDirectory()
         + "]";
   }
 
   /** The broker settings, the lab's defaults overridden by the builder's properties. */
   Properties brokerProperties() {
-    Properties properties = new Properties();
-    properties.putAll(defaults(brokerPort, controllerPort, logDirectory, defaultPartitions));
-    properties.putAll(overrides);
-    return properties;
+    return node.brokerProperties();
   }
 
   static Map<String, String> defaults(
       int brokerPort, int controllerPort, Path logDirectory, int partitions) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("process.roles", "broker,controller");
-    settings.put("node.id", String.valueOf(NODE_ID));
-    settings.put("controller.quorum.voters", NODE_ID + "@" + HOST + ":" + controllerPort);
-    settings.put(
-        "listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    settings.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + brokerPort);
-    settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    settings.put("controller.listener.names", "CONTROLLER");
-    settings.put("inter.broker.listener.name", "PLAINTEXT");
-    settings.put("log.dirs", logDirectory.toString());
-    settings.put("num.partitions", String.valueOf(partitions));
-    settings.put("default.replication.factor", "1");
-    settings.put("min.insync.replicas", "1");
-    settings.put("offsets.topic.replication.factor", "1");
-    settings.put("offsets.topic.num.partitions", "1");
-    settings.put("transaction.state.log.replication.factor", "1");
-    settings.put("transaction.state.log.min.isr", "1");
-    settings.put("transaction.state.log.num.partitions", "1");
-    settings.put("share.coordinator.state.topic.replication.factor", "1");
-    settings.put("share.coordinator.state.topic.min.isr", "1");
-    settings.put("group.initial.rebalance.delay.ms", "0");
-    settings.put("auto.create.topics.enable", "true");
-    // A lab broker: few threads, a small cleaner buffer (the default takes 128 MiB of heap).
-    settings.put("num.network.threads", "2");
-    settings.put("num.io.threads", "4");
-    settings.put("background.threads", "2");
-    settings.put("num.recovery.threads.per.data.dir", "1");
-    settings.put("log.cleaner.threads", "1");
-    settings.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
-    // Restarts in seconds: the broker re-registers and is unfenced after a heartbeat or two. The
-    // session timeout stays at Kafka's 9 s: shorter ones fenced the broker on a loaded machine.
-    settings.put("broker.heartbeat.interval.ms", "250");
-    settings.put("controller.quorum.election.timeout.ms", "500");
-    settings.put("controller.quorum.fetch.timeout.ms", "1000");
-    return settings;
+    return KraftNode.defaults(brokerPort, controllerPort, logDirectory, partitions);
   }
 
   private void firstLaunch() {
     guardExit();
     RuntimeException last = null;
     for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-      if (!fixedPorts) {
-        brokerPort = freePort();
-        controllerPort = freePort();
-        while (controllerPort == brokerPort) {
-          controllerPort = freePort();
-        }
-      }
+      node.pickPorts();
       try {
-        format();
+        node.format("EmbeddedKafkaBroker");
         launch();
         return;
       } catch (RuntimeException e) {
         last = e;
         // Another process may have taken a free port between our probe and the broker's bind.
-        if (fixedPorts || !isBindFailure(e)) {
+        if (node.fixedPorts() || !KraftNode.isBindFailure(e)) {
           break;
         }
         LOG.warn("A port was taken before the broker bound it; retrying on other ports");
@@ -338,96 +276,27 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     throw Objects.requireNonNull(last);
   }
 
-  /** Formats the log directory unless an earlier broker formatted it already. */
-  private void format() {
-    try {
-      Files.createDirectories(workDirectory);
-      Path meta = logDirectory.resolve("meta.properties");
-      if (Files.exists(meta)) {
-        clusterId = readClusterId(meta);
-        writeConfig();
-        LOG.info(
-            "Reusing the formatted Kafka log directory {} (cluster {})", logDirectory, clusterId);
-        return;
-      }
-      clusterId = Uuid.randomUuid().toString();
-      writeConfig();
-      ByteArrayOutputStream output = new ByteArrayOutputStream();
-      int status;
-      try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-        status =
-            StorageTool.execute(
-                new String[] {"format", "-t", clusterId, "-c", configFile.toString()}, print);
-      }
-      if (status != 0) {
-        throw new IllegalStateException(
-            "Formatting the Kafka log directory "
-                + logDirectory
-                + " failed ("
-                + output.toString(StandardCharsets.UTF_8).trim()
-                + "): delete the directory or choose an empty work directory");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot prepare the Kafka work directory "
-              + workDirectory
-              + ": check that it is writable and has space",
-          e);
-    }
-  }
-
-  private void writeConfig() throws IOException {
-    Properties properties = brokerProperties();
-    try (OutputStream out = Files.newOutputStream(configFile)) {
-      properties.store(out, "written by the reliability lab's EmbeddedKafkaBroker");
-    }
-  }
-
   private void launch() {
     KafkaRaftServer candidate =
         new KafkaRaftServer(KafkaConfig.fromProps(brokerProperties(), false), Time.SYSTEM);
     try {
       candidate.startup();
-      awaitReady();
+      node.awaitReady(() -> null);
     } catch (RuntimeException e) {
       shutDownQuietly(candidate);
       throw new IllegalStateException(
           "Could not start the Kafka broker on "
-              + HOST
-              + ":"
-              + brokerPort
+              + node.bootstrapServers()
               + " (controller port "
-              + controllerPort
+              + node.controllerPort()
               + ", log directory "
-              + logDirectory
+              + node.logDirectory()
               + "): "
               + e.getMessage()
               + ". Check that the ports are free and the directory writable",
           e);
     }
     server = candidate;
-  }
-
-  private void awaitReady() {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, HOST + ":" + brokerPort);
-    properties.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-    int timeoutMs = (int) readyTimeout.toMillis();
-    properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-    properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 5_000));
-    try (Admin admin = Admin.create(properties)) {
-      admin
-          .describeCluster(new DescribeClusterOptions().timeoutMs(timeoutMs))
-          .nodes()
-          .get(readyTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for the broker to answer", e);
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "the broker did not answer an admin request within " + readyTimeout.toMillis() + " ms",
-          e);
-    }
   }
 
   private static void shutDown(KafkaRaftServer running) {
@@ -441,29 +310,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.debug("Shutting down a half-started broker: {}", e.toString());
     }
-  }
-
-  private static String readClusterId(Path meta) throws IOException {
-    Properties properties = new Properties();
-    try (var in = Files.newInputStream(meta)) {
-      properties.load(in);
-    }
-    String id = properties.getProperty("cluster.id");
-    if (id == null || id.isBlank()) {
-      throw new IllegalStateException(
-          meta + " names no cluster.id: delete the Kafka log directory or choose another one");
-    }
-    return id;
-  }
-
-  private static boolean isBindFailure(Throwable e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof BindException
-          || String.valueOf(cause.getMessage()).contains("Address already in use")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -500,16 +346,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private void requireStartedOnce() {
     if (!startedOnce) {
       throw new IllegalStateException("The broker has not been started: call start() first");
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Cannot find a free port on " + HOST + ": is the loopback interface up?", e);
     }
   }
 
@@ -553,21 +389,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Partitions of topics created without a count, and of auto-created topics; default 3. */
     public Builder defaultPartitions(int partitions) {
-      if (partitions < 1) {
-        throw new IllegalArgumentException(
-            "defaultPartitions must be at least 1, got " + partitions);
-      }
-      this.defaultPartitions = partitions;
+      this.defaultPartitions = KraftNode.checkPartitions(partitions);
       return this;
     }
 
     /** How long a start waits for the broker to answer; default 30 s. */
     public Builder readyTimeout(Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("readyTimeout must be positive, got " + timeout);
-      }
-      this.readyTimeout = timeout;
+      this.readyTimeout = KraftNode.checkReadyTimeout(timeout);
       return this;
     }
 
