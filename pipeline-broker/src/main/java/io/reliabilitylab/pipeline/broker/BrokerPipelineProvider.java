@@ -127,11 +127,11 @@ public final class BrokerPipelineProvider implements PipelineProvider {
    */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
-    if (!brokerAsProcess(options)) {
-      return capabilities();
+    Set<Class<? extends PipelineCapability>> offered =
+        new HashSet<>(FlinkClusters.capabilities(capabilities(), options));
+    if (brokerAsProcess(options)) {
+      offered.add(BrokerProcessControl.class);
     }
-    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(capabilities());
-    offered.add(BrokerProcessControl.class);
     return Set.copyOf(offered);
   }
 
@@ -142,11 +142,6 @@ public final class BrokerPipelineProvider implements PipelineProvider {
           "Option " + BROKER_PROCESS + " is true or false, got '" + value + "'");
     }
     return value.equals("true") && !options.containsKey(BOOTSTRAP_SERVERS);
-  }
-
-  @Override
-  public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
-    return FlinkClusters.capabilities(capabilities(), options);
   }
 
   @Override
