@@ -3,18 +3,12 @@ package io.reliabilitylab.pipeline.flink;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
-import io.reliabilitylab.faults.CoordinatorFailureInjector;
-import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
-import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
-import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
-import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
 import io.reliabilitylab.spi.data.ChangeOp;
@@ -61,9 +55,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A running reference pipeline on Flink as the lab sees it: the job on its cluster ({@link
  * JobControl}), the two Iceberg tables ({@link TableAccess}), its fault points, savepoints and
- * retained checkpoints, its source ({@link SourceEndpointAccess}), and, on an embedded MiniCluster
- * only, its TaskManagers ({@link TaskManagerControl}) and the loss of the whole cluster ({@link
- * #loseCluster()}). Closing it cancels the job and stops a cluster it started.
+ * retained checkpoints, its source ({@link SourceEndpointAccess}), the loss of the whole cluster
+ * ({@link #loseCluster()}), and on a cluster the lab started its TaskManagers ({@link
+ * TaskManagerControl}: inside the JVM on a MiniCluster, as processes on a cluster of processes) and
+ * a highly available cluster's JobManagers ({@link JobManagerControl}). Closing it cancels the job
+ * and stops a cluster it started (a shared cluster of processes stays for the next scenario).
  */
 public abstract class FlinkPipeline
     implements PipelineUnderTest,
@@ -71,23 +67,15 @@ public abstract class FlinkPipeline
         TableAccess,
         FaultPoints,
         SavepointControl,
-        TaskManagerControl,
         SourceEndpointAccess {
 
   private static final Logger LOG = LoggerFactory.getLogger(FlinkPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
   private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(60);
-  // The cluster settings that decide how fast a lost TaskManager or JobManager is noticed.
-  private static final Map<String, String> CLUSTER_TIMEOUT_DEFAULTS =
-      orderedMap(
-          "heartbeat.interval", "10 s",
-          "heartbeat.timeout", "50 s",
-          "heartbeat.rpc-failure-threshold", "2",
-          "pekko.ask.timeout", "10 s");
 
   /**
-   * What a Flink pipeline offers on its embedded MiniCluster; on a session cluster it offers all
-   * but {@link TaskManagerControl} and {@link TableMaintenance}.
+   * What a Flink pipeline offers on its embedded MiniCluster; see {@link #capabilities()} for the
+   * other clusters.
    */
   public static final Set<Class<? extends PipelineCapability>> EMBEDDED_CAPABILITIES =
       Set.of(
@@ -119,11 +107,10 @@ public abstract class FlinkPipeline
   protected final PipelineConfig config;
   private final IcebergWarehouse warehouse;
   private final TableMaintenance maintenance;
+  private final EmbeddedTaskManagers embeddedTaskManagers;
   private final ProcessTaskManagers processTaskManagers;
   private final ProcessJobManagers processJobManagers;
-  // The way to the job's fault points in other JVMs; null while they run in this one.
-  private final @Nullable FaultChannel channel;
-  private volatile FaultChannelState channelState;
+  private final JobFaultPoints faultPoints;
 
   protected FlinkPipeline(FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
     this.cluster = cluster;
@@ -133,28 +120,17 @@ public abstract class FlinkPipeline
     this.warehouse = IcebergWarehouse.open(job.settings().warehouse());
     this.maintenance =
         IcebergTableMaintenance.builder(warehouse, job.settings().namespace()).build();
+    this.embeddedTaskManagers = new EmbeddedTaskManagers(this::miniCluster, this::currentJobId);
     this.processTaskManagers = new ProcessTaskManagers(this::processCluster, this::currentJobId);
     this.processJobManagers = new ProcessJobManagers(this::processCluster);
-    Path channelDirectory = job.settings().faultChannel();
-    if (channelDirectory == null || cluster instanceof MiniClusterRunner) {
-      this.channel = null;
-      this.channelState = FaultChannelState.IN_JVM;
-    } else {
-      this.channel = FaultChannel.open(channelDirectory);
-      this.channelState = FaultChannelState.unverified(channelDirectory.toString());
-    }
-  }
-
-  /** The cluster of processes under {@code cluster}, a shared one's lease unwrapped. */
-  private static @Nullable ProcessFlinkCluster processesOf(FlinkCluster cluster) {
-    if (cluster instanceof SharedProcessClusters.Lease lease) {
-      return lease.cluster();
-    }
-    return cluster instanceof ProcessFlinkCluster processes ? processes : null;
+    this.faultPoints =
+        JobFaultPoints.of(
+            cluster instanceof MiniClusterRunner ? null : job.settings().faultChannel(),
+            () -> this.job.faultPoints());
   }
 
   private ProcessFlinkCluster processCluster() {
-    ProcessFlinkCluster processes = processesOf(cluster);
+    ProcessFlinkCluster processes = ClusterDescription.processesOf(cluster);
     if (processes != null && !clusterLost) {
       return processes;
     }
@@ -175,57 +151,20 @@ public abstract class FlinkPipeline
    * run in this JVM.
    */
   public void verifyFaultChannel(Duration timeout) {
-    if (channel == null || job.faultPoints().isEmpty()) {
-      return;
-    }
-    int taskManagers;
-    try {
-      taskManagers = taskManagerCountOfTheJob();
-    } catch (Exception e) {
-      channelState = FaultChannelState.failed("the job's TaskManagers are unknown: " + e);
-      return;
-    }
-    int expected = 1 + taskManagers;
-    Set<String> answered;
-    try {
-      // the lab's own JVM may answer too (as "jvm"): the roles count, not the total
-      answered = channel.roundTrip(timeout, expected + 1);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      channelState = FaultChannelState.failed("interrupted during the round trip");
-      return;
-    }
-    long jobManagers = answered.stream().filter(a -> a.endsWith(" jobmanager")).count();
-    long taskManagersAnswered = answered.stream().filter(a -> a.endsWith(" taskmanager")).count();
-    if (jobManagers >= 1 && taskManagersAnswered >= taskManagers) {
-      channelState = FaultChannelState.verified(String.join(", ", answered));
-      LOG.info("Fault channel {} verified: {}", channel.directory(), answered);
-    } else {
-      channelState =
-          FaultChannelState.failed(
-              jobManagers
-                  + " JobManager(s) and "
-                  + taskManagersAnswered
-                  + " of "
-                  + taskManagers
-                  + " TaskManager(s) running the job answered within "
-                  + timeout.toMillis()
-                  + " ms ("
-                  + String.join(", ", answered)
-                  + "): is "
-                  + channel.directory()
-                  + " on a file system every JobManager and TaskManager shares?");
-      LOG.warn("Fault channel {} failed its round trip: {}", channel.directory(), channelState);
-    }
+    faultPoints.verify(timeout, this::taskManagerCountOfTheJob);
   }
 
   private int taskManagerCountOfTheJob() throws Exception {
-    if (cluster instanceof RestFlinkCluster rest) {
-      Set<String> running = rest.taskManagersOf(jobId);
-      running.retainAll(rest.registeredTaskManagers());
-      return running.size();
+    FlinkCluster current = cluster;
+    ProcessFlinkCluster processes = ClusterDescription.processesOf(current);
+    RestFlinkCluster rest =
+        processes != null ? processes : current instanceof RestFlinkCluster r ? r : null;
+    if (rest == null) {
+      return 1;
     }
-    return 1;
+    Set<String> running = rest.taskManagersOf(jobId);
+    running.retainAll(rest.registeredTaskManagers());
+    return running.size();
   }
 
   /**
@@ -271,7 +210,7 @@ public abstract class FlinkPipeline
   public Set<Class<? extends PipelineCapability>> capabilities() {
     FlinkCluster current = cluster;
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
-    ProcessFlinkCluster processes = processesOf(current);
+    ProcessFlinkCluster processes = ClusterDescription.processesOf(current);
     if (processes != null) {
       offered.remove(TableMaintenance.class);
       offered.add(TaskManagerProcessControl.class);
@@ -294,8 +233,8 @@ public abstract class FlinkPipeline
     if (current instanceof MiniClusterRunner) {
       return true;
     }
-    FaultChannelState state = channelState;
-    return processesOf(current) != null ? !state.failed() : state.verified();
+    FaultChannelState state = faultPoints.state();
+    return ClusterDescription.processesOf(current) != null ? !state.failed() : state.verified();
   }
 
   @Override
@@ -306,9 +245,11 @@ public abstract class FlinkPipeline
     Object offered = this;
     if (type == TableMaintenance.class) {
       offered = maintenance;
-    } else if (processesOf(cluster) != null
-        && (type == TaskManagerControl.class || type == TaskManagerProcessControl.class)) {
-      offered = processTaskManagers;
+    } else if (type == TaskManagerControl.class || type == TaskManagerProcessControl.class) {
+      offered =
+          ClusterDescription.processesOf(cluster) != null
+              ? processTaskManagers
+              : embeddedTaskManagers;
     } else if (type == JobManagerControl.class) {
       offered = processJobManagers;
     }
@@ -323,68 +264,9 @@ public abstract class FlinkPipeline
   @Override
   public Map<String, String> effectiveConfiguration() {
     Map<String, String> settings = new LinkedHashMap<>(job.effectiveConfiguration());
-    FlinkCluster current = cluster;
-    settings.put("flink.cluster", current.restAddress().toString());
-    if (current instanceof MiniClusterRunner mini) {
-      MiniClusterSettings embedded = mini.settings();
-      settings.put(
-          "flink.cluster.kind",
-          "embedded MiniCluster in the lab's JVM, "
-              + embedded.taskManagers()
-              + " TaskManager(s) x "
-              + embedded.slotsPerTaskManager()
-              + " slots");
-      settings.put(
-          TaskFailureInjector.CLAIM_BOUNDARY_KEY, TaskFailureInjector.EMBEDDED_CLAIM_BOUNDARY);
-      settings.put(CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, CLUSTER_LOSS_CLAIM_BOUNDARY);
-    } else if (processesOf(current) != null) {
-      ProcessFlinkCluster processes = processesOf(current);
-      settings.put("flink.cluster.kind", describe(processes));
-      settings.put("flink.cluster.directory", processes.directory().toString());
-      settings.put(
-          TaskFailureInjector.CLAIM_BOUNDARY_KEY,
-          "a TaskManager JVM of the lab's cluster of processes is killed with SIGKILL");
-      settings.put(
-          CoordinatorFailureInjector.CLAIM_BOUNDARY_KEY, PROCESS_CLUSTER_LOSS_CLAIM_BOUNDARY);
-    } else {
-      settings.put("flink.cluster.kind", "session cluster by REST address");
-    }
-    settings.put("fault.channel", channelState.text());
-    settings.putAll(clusterTimeouts(current));
+    settings.putAll(ClusterDescription.of(cluster));
+    settings.put("fault.channel", faultPoints.state().text());
     return settings;
-  }
-
-  /**
-   * The heartbeat and RPC timeouts the cluster runs with, as its JobManager reports them; Flink's
-   * defaults where it reports none.
-   */
-  private static Map<String, String> clusterTimeouts(FlinkCluster cluster) {
-    Map<String, String> reported = Map.of();
-    String source = "";
-    if (cluster instanceof RestFlinkCluster rest) {
-      try {
-        reported = rest.clusterConfiguration();
-      } catch (Exception e) {
-        LOG.debug("The cluster configuration of {} is unavailable", cluster.restAddress(), e);
-        source = " (cluster configuration unavailable: " + e.getClass().getSimpleName() + ")";
-      }
-    }
-    Map<String, String> timeouts = new LinkedHashMap<>();
-    for (Map.Entry<String, String> setting : CLUSTER_TIMEOUT_DEFAULTS.entrySet()) {
-      String value = reported.get(setting.getKey());
-      timeouts.put(
-          setting.getKey(),
-          value != null ? value : "Flink default (" + setting.getValue() + ")" + source);
-    }
-    return timeouts;
-  }
-
-  private static Map<String, String> orderedMap(String... keysAndValues) {
-    Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put(keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return map;
   }
 
   @Override
@@ -496,58 +378,17 @@ public abstract class FlinkPipeline
       throw new IllegalArgumentException(
           "The " + name() + " job has no fault point '" + point + "'; it has: " + available());
     }
-    if (channel != null) {
-      channel.arm(point, position, action, faultId);
-    } else {
-      FaultSwitchboard.arm(point, position, action, faultId);
-    }
+    faultPoints.arm(point, position, action, faultId);
   }
 
   @Override
   public void disarm(String faultId) {
-    if (channel != null) {
-      channel.disarm(faultId);
-    } else {
-      FaultSwitchboard.disarm(faultId);
-    }
+    faultPoints.disarm(faultId);
   }
 
   @Override
   public Optional<Instant> firedAt(String faultId) {
-    return channel != null ? channel.firedAt(faultId) : FaultSwitchboard.firedAt(faultId);
-  }
-
-  // TaskManagerControl: offered on an embedded MiniCluster only (see capabilities()).
-
-  @Override
-  public List<String> taskManagers() {
-    if (processesOf(cluster) != null) {
-      return processTaskManagers.taskManagers();
-    }
-    try {
-      return miniCluster().liveTaskManagersOf(jobId);
-    } catch (RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "The TaskManagers of job " + jobId + " are unavailable: " + e.getMessage(), e);
-    }
-  }
-
-  @Override
-  public void terminate(String taskManagerId) throws Exception {
-    if (processesOf(cluster) != null) {
-      processTaskManagers.terminate(taskManagerId);
-    } else {
-      miniCluster().terminateTaskManager(taskManagerId);
-    }
-  }
-
-  @Override
-  public String startReplacement() throws Exception {
-    return processesOf(cluster) != null
-        ? processTaskManagers.startReplacement()
-        : miniCluster().startTaskManager();
+    return faultPoints.firedAt(faultId);
   }
 
   private MiniClusterRunner miniCluster() {
@@ -609,7 +450,7 @@ public abstract class FlinkPipeline
     OrdersJob restored = job.withParallelism(parallelism);
     if (clusterLost) {
       // The lost cluster was ours: a fresh one with the same settings takes the job.
-      ProcessFlinkCluster lost = processesOf(cluster);
+      ProcessFlinkCluster lost = ClusterDescription.processesOf(cluster);
       if (lost != null) {
         cluster = SharedProcessClusters.acquire(lost.settings(), lost.directory());
       } else {
@@ -656,12 +497,12 @@ public abstract class FlinkPipeline
    */
   @Override
   public void loseCluster() {
-    ProcessFlinkCluster processes = processesOf(cluster);
+    ProcessFlinkCluster processes = ClusterDescription.processesOf(cluster);
     if (processes != null && !clusterLost) {
       clusterLost = true;
       LOG.info(
           "Killing every process of the cluster at {} with job {}", cluster.restAddress(), jobId);
-      crash(processes);
+      ClusterDescription.crash(processes);
       return;
     }
     if (!(cluster instanceof MiniClusterRunner)) {
@@ -680,48 +521,6 @@ public abstract class FlinkPipeline
     clusterLost = true;
     LOG.info("Losing the MiniCluster at {} with job {}", cluster.restAddress(), jobId);
     cluster.close();
-  }
-
-  /** SIGKILLs every TaskManager and JobManager at once, then lets the rest (ZooKeeper) go. */
-  private static void crash(ProcessFlinkCluster processes) {
-    try {
-      for (var taskManager : processes.taskManagerProcesses()) {
-        if (taskManager.alive()) {
-          processes.kill(taskManager.resourceId());
-        }
-      }
-      for (var jobManager : processes.jobManagerProcesses()) {
-        if (jobManager.alive()) {
-          processes.killJobManager(jobManager.id());
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      processes.close();
-    }
-  }
-
-  private static String describe(ProcessFlinkCluster processes) {
-    ProcessClusterSettings settings = processes.settings();
-    return "processes ("
-        + settings.optionText()
-        + "): "
-        + settings.jobManagers()
-        + " JobManager(s) "
-        + processes.jobManagerProcesses().stream().map(jm -> jm.id() + " pid " + jm.pid()).toList()
-        + ", "
-        + settings.taskManagers()
-        + " TaskManager(s) x "
-        + settings.slotsPerTaskManager()
-        + " slots "
-        + processes.taskManagerProcesses().stream()
-            .map(tm -> tm.resourceId() + " pid " + tm.pid())
-            .toList()
-        + (processes.highAvailability() ? ", ZooKeeper HA" : "")
-        + ", started in "
-        + processes.startTime().toMillis()
-        + " ms";
   }
 
   // TableAccess
