@@ -176,7 +176,9 @@ final class ProcessClusterConfig {
         ConfigurationUtils.convertConfigToWritableLines(configuration, true));
     Files.writeString(conf.resolve("logback.xml"), LOGBACK);
     Files.writeString(conf.resolve("log4j2.properties"), LOG4J2);
-    // an argument file: a long class path passes no command-line length limit
+    // An argument file: a long class path passes no command-line length limit. Under Surefire and
+    // Failsafe java.class.path is the whole test class path (the manifest-only booter jar is
+    // surefire.real.class.path); a jar whose manifest names a Class-Path would be honoured too.
     Files.writeString(
         conf.resolve("classpath.args"), "-cp " + quoted(System.getProperty("java.class.path")));
     if (zooKeeperPort != null) {
@@ -205,7 +207,8 @@ final class ProcessClusterConfig {
   ProcessBuilder zooKeeper() {
     return java(
         "zookeeper",
-        List.of("-Xmx128m"),
+        // ZooKeeper serves a few clients: little JIT and one GC thread leave the CPU to Flink
+        List.of("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
         ZOOKEEPER_MAIN,
         List.of(
             "--zkConfigFile",

@@ -168,7 +168,7 @@ public record ProcessClusterSettings(
     private Duration askTimeout = Duration.ofSeconds(10);
     private Duration zooKeeperSessionTimeout = Duration.ofSeconds(3);
     private Duration zooKeeperConnectionTimeout = Duration.ofSeconds(3);
-    private Duration startTimeout = Duration.ofSeconds(90);
+    private Duration startTimeout = Duration.ofSeconds(120);
     private Map<String, String> extra = Map.of();
 
     private Builder() {}

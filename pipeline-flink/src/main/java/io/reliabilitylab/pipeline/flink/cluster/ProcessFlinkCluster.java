@@ -6,10 +6,7 @@ import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterConfig.JobManagerP
 import io.reliabilitylab.pipeline.flink.process.LabProcess;
 import io.reliabilitylab.pipeline.flink.process.LabProcesses;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -148,7 +145,8 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
   private static LabProcess startZooKeeper(ProcessClusterConfig config, long deadline)
       throws Exception {
     LabProcess zooKeeper = launch(config, "zookeeper", config.zooKeeper());
-    awaitPort(zooKeeper, Objects.requireNonNull(config.zooKeeperPort), deadline, config);
+    ProcessWaits.awaitPort(
+        zooKeeper, Objects.requireNonNull(config.zooKeeperPort), deadline, config);
     return zooKeeper;
   }
 
@@ -335,7 +333,7 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
       process = launch(config, id, config.jobManager(id, ports));
       jobManagers.put(id, process);
     }
-    awaitPort(
+    ProcessWaits.awaitPort(
         process,
         portsOf(id).rest(),
         System.nanoTime() + config.settings.startTimeout().toNanos(),
@@ -448,10 +446,10 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     String last = "nothing";
     while (System.nanoTime() < deadline) {
       for (String id : ids) {
-        failIfExited(taskManager(id), config);
+        ProcessWaits.failIfExited(taskManager(id), config);
       }
       for (LabProcess jm : List.copyOf(jobManagers.values())) {
-        failIfExited(jm, config);
+        ProcessWaits.failIfExited(jm, config);
       }
       try {
         Set<String> registered = registeredTaskManagers();
@@ -473,49 +471,6 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
             + last
             + "; logs in "
             + config.logs);
-  }
-
-  private static void awaitPort(
-      LabProcess process, int port, long deadline, ProcessClusterConfig config) throws Exception {
-    while (System.nanoTime() < deadline) {
-      failIfExited(process, config);
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress(ProcessClusterConfig.LOOPBACK, port), 200);
-        return;
-      } catch (IOException e) {
-        Thread.sleep(POLL.toMillis());
-      }
-    }
-    throw new TimeoutException(
-        process.role() + " did not listen on port " + port + "; see " + process.log());
-  }
-
-  private static void failIfExited(LabProcess process, ProcessClusterConfig config)
-      throws IOException {
-    Optional<Integer> exit = process.exitCode();
-    // 137: killed on purpose (SIGKILL); any other exit is the process failing to run
-    if (exit.isPresent() && exit.get() != 137) {
-      throw new IOException(
-          process.role()
-              + " (pid "
-              + process.pid()
-              + ") exited with status "
-              + exit.get()
-              + "; its log ends: "
-              + tail(config.logOf(process.role()))
-              + " (output in "
-              + process.log()
-              + ")");
-    }
-  }
-
-  private static String tail(Path file) {
-    try {
-      List<String> lines = Files.readAllLines(file);
-      return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
-    } catch (IOException e) {
-      return "(unreadable: " + e + ")";
-    }
   }
 
   private void requireOpen() {

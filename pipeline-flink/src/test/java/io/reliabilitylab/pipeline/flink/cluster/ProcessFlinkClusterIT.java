@@ -97,6 +97,29 @@ class ProcessFlinkClusterIT {
   }
 
   @Test
+  void aSharedClusterIsReusedAndMadeHealthyAgain() throws Exception {
+    ProcessClusterSettings settings = ProcessClusterSettings.builder().taskManagers(1).build();
+    ProcessFlinkCluster first;
+    try (SharedProcessClusters.Lease lease = SharedProcessClusters.acquire(settings, directory)) {
+      first = lease.cluster();
+      assertThat(first.kill("tm-1")).isEqualTo(137);
+    }
+    assertThat(first.closed()).isFalse();
+    List<Long> pids = new ArrayList<>();
+    try (SharedProcessClusters.Lease lease = SharedProcessClusters.acquire(settings, directory)) {
+      assertThat(lease.cluster()).isSameAs(first);
+      // the dead TaskManager was replaced and is no longer registered
+      assertThat(lease.cluster().registeredTaskManagers()).containsExactly("tm-2");
+      lease.cluster().jobManagerProcesses().forEach(jm -> pids.add(jm.pid()));
+      lease.cluster().taskManagerProcesses().forEach(tm -> pids.add(tm.pid()));
+    } finally {
+      SharedProcessClusters.closeAll();
+    }
+    assertThat(first.closed()).isTrue();
+    assertThat(pids).hasSize(2).allMatch(pid -> ProcessHandle.of(pid).isEmpty());
+  }
+
+  @Test
   void aLaterRunKillsTheClusterOfASigkilledLab() throws Exception {
     Path argFile = directory.resolve("java.args");
     Files.writeString(argFile, "-cp \"" + System.getProperty("java.class.path") + "\"");
