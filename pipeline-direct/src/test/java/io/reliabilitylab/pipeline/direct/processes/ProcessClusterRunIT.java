@@ -97,7 +97,10 @@ class ProcessClusterRunIT {
     Map<String, String> killed = details(byScenario.get("task-failure:process-kill"));
     assertThat(killed).containsEntry("exit_status", "137").containsKey("replacement_pid");
     Map<String, String> paused = details(byScenario.get("task-failure:process-pause"));
-    assertThat(paused).containsKeys("declared_lost_after_ms", "resumed_at", "comeback");
+    assertThat(paused).containsKeys("declared_lost_after_ms", "resumed_at");
+    assertThat(byScenario.get("task-failure:process-pause").faults().get(0).recovery().details())
+        .as("a thawed TaskManager comes back after being declared lost")
+        .hasEntrySatisfying("comeback", comeback -> assertThat(comeback).contains("registered"));
     Map<String, String> failover = details(byScenario.get("jobmanager-failover"));
     assertThat(failover).containsEntry("exit_status", "137").containsKeys("takeover_ms");
     assertThat(failover.get("new_leader")).isNotEqualTo(failover.get("old_leader"));

@@ -167,6 +167,18 @@ final class ProcessClusterConfig {
     return c;
   }
 
+  /**
+   * The lab's class path with every entry absolute: the processes run in other working directories,
+   * and {@code java -jar examples/target/reliability-lab.jar} names its jar relatively.
+   */
+  static String absoluteClassPath() {
+    return java.util.Arrays.stream(
+            System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .filter(entry -> !entry.isBlank())
+        .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
+        .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+  }
+
   private void writeFiles() throws IOException {
     Files.createDirectories(conf);
     Files.createDirectories(logs);
@@ -179,8 +191,7 @@ final class ProcessClusterConfig {
     // An argument file: a long class path passes no command-line length limit. Under Surefire and
     // Failsafe java.class.path is the whole test class path (the manifest-only booter jar is
     // surefire.real.class.path); a jar whose manifest names a Class-Path would be honoured too.
-    Files.writeString(
-        conf.resolve("classpath.args"), "-cp " + quoted(System.getProperty("java.class.path")));
+    Files.writeString(conf.resolve("classpath.args"), "-cp " + quoted(absoluteClassPath()));
     if (zooKeeperPort != null) {
       Path zk = Files.createDirectories(directory.resolve("zk"));
       Files.writeString(
