@@ -2,22 +2,22 @@ package io.reliabilitylab.pipeline.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.harness.cli.ReliabilityLab;
-import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.faults.BrokerRestartInjector;
 import io.reliabilitylab.record.FaultRecord;
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.runner.ScenarioPlan;
+import io.reliabilitylab.runner.ScenarioRunner;
+import io.reliabilitylab.runner.discovery.Discovered;
+import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultStatus;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.reliabilitylab.spi.fault.FaultVariant;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,37 +33,26 @@ class BrokerCrashIT {
 
   @Test
   void aSigkilledBrokerProcessLosesNothingAndLeavesNoProcessBehind() throws Exception {
-    StringWriter stdout = new StringWriter();
-    StringWriter stderr = new StringWriter();
-    int exit =
-        new ReliabilityLab(
-                new PrintWriter(stdout), new PrintWriter(stderr), getClass().getClassLoader())
-            .execute(
-                "run",
-                "--pipeline",
-                "broker",
-                "--faults",
-                "broker-restart:crash",
-                "--events",
-                "400",
-                "--seed",
-                "14",
-                "--pipeline-option",
-                BrokerPipelineProvider.BROKER_PROCESS + "=true",
-                "--out",
-                out.toString());
+    BrokerRestartInjector fault = new BrokerRestartInjector();
+    FaultVariant crashVariant =
+        fault.variants().stream().filter(v -> v.name().equals("crash")).findFirst().orElseThrow();
+    // one scenario, no separate baseline run: the scenario reconciles its own baseline first
+    ScenarioPlan plan =
+        ScenarioPlan.of("broker", "broker-restart:crash", 14, 400)
+            .withFaultVariant(fault.name(), crashVariant)
+            .withOption(BrokerPipelineProvider.BROKER_PROCESS, "true");
+    ClassLoader classLoader = getClass().getClassLoader();
+    ScenarioRunner runner =
+        new ScenarioRunner(
+            EmbeddedMariaDb.shared(),
+            out,
+            Discovered.pipelines(classLoader).requireNoProblems().all(),
+            Discovered.checks(classLoader).requireNoProblems().all(),
+            Discovered.faults(classLoader).requireNoProblems().all(),
+            List.of("it", plan.scenario()),
+            Clock.systemUTC());
+    RunRecord crash = runner.run(plan);
 
-    assertThat(exit)
-        .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
-        .isEqualTo(ExitCode.PASSED.code());
-    Map<String, RunRecord> byScenario =
-        RunRecordReader.readDirectory(out).stream()
-            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-    RunRecord crash =
-        byScenario.values().stream()
-            .filter(run -> run.scenario().name().contains("crash"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no crash scenario in " + byScenario.keySet()));
     assertThat(crash.summary().passed()).as("%s", crash.summary().reasons()).isTrue();
     assertThat(crash.checks()).extracting(CheckResult::verdict).containsOnly(Verdict.PASSED);
     assertThat(crash.checks())
@@ -72,12 +61,14 @@ class BrokerCrashIT {
     assertThat(crash.effectiveConfiguration().get("kafka.broker.kind")).contains("its own process");
     assertThat(crash.stackVersions().get("kafka_broker")).startsWith("KRaft process");
 
+    assertThat(crash.linkage().baseline()).isNotNull();
+    assertThat(crash.linkage().finalLinkage()).isNotNull();
     assertThat(crash.faults()).hasSize(1);
-    FaultRecord fault = crash.faults().get(0);
-    FaultEvidence evidence = fault.evidence();
+    FaultRecord fired = crash.faults().get(0);
+    FaultEvidence evidence = fired.evidence();
     assertThat(evidence.status()).as(evidence.reason()).isEqualTo(FaultStatus.FIRED);
-    assertThat(fault.recovery()).isNotNull();
-    assertThat(fault.recovery().recovered()).isTrue();
+    assertThat(fired.recovery()).isNotNull();
+    assertThat(fired.recovery().recovered()).isTrue();
     Map<String, String> details = evidence.details();
     assertThat(details).containsEntry("exit_status", "137");
     long killed = Long.parseLong(details.get("killed_pid"));

@@ -49,7 +49,7 @@ class BrokerRunCommandIT {
   private static final List<String> FAULTS =
       List.of(
           "poison-message",
-          "broker-restart",
+          "broker-restart:default",
           "duplicate-redelivery",
           "task-exception:default",
           "task-failure:default",
