@@ -10,6 +10,7 @@ import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -98,6 +99,16 @@ public final class ScenarioBuilder {
   public ScenarioBuilder option(String key, String value) {
     settings = settings.withOption(key, value);
     return this;
+  }
+
+  /**
+   * Runs the pipeline on the Flink cluster {@code cluster} names: {@code embedded} (a MiniCluster,
+   * the default) or {@code processes[:<N>tm][:2jm]} (JobManager and TaskManager JVMs the lab
+   * starts, shared by the scenarios of the test JVM and stopped when it exits), e.g. {@code
+   * flinkCluster("processes:2jm")} for {@code jobmanager-failover}.
+   */
+  public ScenarioBuilder flinkCluster(String cluster) {
+    return option(LabOptions.FLINK_CLUSTER, cluster);
   }
 
   /** The deadline for the job to run and complete a first checkpoint. */

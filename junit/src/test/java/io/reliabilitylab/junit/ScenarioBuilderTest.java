@@ -76,6 +76,13 @@ class ScenarioBuilderTest {
   }
 
   @Test
+  void aTestChoosesTheFlinkClusterOfProcesses() {
+    ScenarioPlan plan = lab.scenario().flinkCluster("processes:2jm").plan();
+
+    assertThat(plan.options()).containsEntry("flink.cluster", "processes:2jm");
+  }
+
+  @Test
   void aFaultByNameRunsItsDefaultVariant() {
     ScenarioPlan plan = lab.scenario().inject(PlannedOnlyFault.NAME).plan();
 

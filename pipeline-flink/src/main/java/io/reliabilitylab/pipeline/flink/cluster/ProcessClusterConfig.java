@@ -237,7 +237,13 @@ final class ProcessClusterConfig {
     } else {
       addDynamic(arguments, JobManagerOptions.PORT.key(), ports.rpc());
     }
-    return java(role(id), List.of("-Xmx" + settings.jobManagerHeap()), JOB_MANAGER_MAIN, arguments);
+    // The JobManager coordinates and carries no records: the client compiler and the serial
+    // collector start it sooner on a few cores, where C2's compile threads compete with the rest.
+    return java(
+        role(id),
+        List.of("-Xmx" + settings.jobManagerHeap(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+        JOB_MANAGER_MAIN,
+        arguments);
   }
 
   ProcessBuilder taskManager(String resourceId) {
