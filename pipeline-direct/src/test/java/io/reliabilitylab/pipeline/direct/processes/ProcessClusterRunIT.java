@@ -41,8 +41,7 @@ class ProcessClusterRunIT {
           "coordinator-failure",
           "checkpoint-failure",
           "savepoint-restore",
-          "sink-commit-failure",
-          "task-exception");
+          "sink-commit-failure");
 
   @TempDir Path out;
 
@@ -104,6 +103,7 @@ class ProcessClusterRunIT {
     Map<String, String> failover = details(byScenario.get("jobmanager-failover"));
     assertThat(failover).containsEntry("exit_status", "137").containsKeys("takeover_ms");
     assertThat(failover.get("new_leader")).isNotEqualTo(failover.get("old_leader"));
+    assertThat(failover).containsKey("rejoined_pid");
 
     // the cluster outlives the scenarios (one per suite), never the lab
     List<Long> pids = recordedPids(out.resolve("flink-cluster"));
