@@ -165,6 +165,7 @@ public final class JobManagerFailoverInjector extends BuiltInFault {
         .what("SIGKILLed leading JobManager " + old.id() + " (pid " + old.pid() + ")")
         .details(details)
         .proof(proof)
+        .recoveryDetails(recovered -> rejoin(follower, learnt, rejoin, context.timeout()))
         .healing(
             () -> {
               follower.interrupt();
@@ -178,6 +179,27 @@ public final class JobManagerFailoverInjector extends BuiltInFault {
               }
             })
         .build();
+  }
+
+  /**
+   * Whether the killed JobManager rejoined as a standby, once the pipeline recovered: its restart
+   * (a JVM start) may still run when the takeover is proven, so this waits for the follower.
+   */
+  private static Map<String, String> rejoin(
+      Thread follower, Map<String, String> learnt, boolean rejoin, Duration timeout)
+      throws InterruptedException {
+    if (!rejoin) {
+      return Map.of("rejoined", "false: parameter rejoin=false");
+    }
+    follower.join(timeout.toMillis());
+    Map<String, String> found = new LinkedHashMap<>();
+    for (String key : List.of("rejoined_pid", "rejoined_at")) {
+      if (learnt.containsKey(key)) {
+        found.put(key, learnt.get(key));
+      }
+    }
+    found.put("rejoined", Boolean.toString(found.containsKey("rejoined_pid")));
+    return found;
   }
 
   private static ProofRule takeover(

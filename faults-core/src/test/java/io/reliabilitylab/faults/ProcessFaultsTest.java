@@ -10,6 +10,7 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultStatus;
+import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -113,7 +114,9 @@ class ProcessFaultsTest {
           .containsEntry("new_leader", "jm-2")
           .containsEntry("exit_status", "137")
           .containsKeys("takeover_ms", "first_checkpoint_after");
-      assertThat(handle.awaitRecovery(WAIT).recovered()).isTrue();
+      RecoveryEvidence recovery = handle.awaitRecovery(WAIT);
+      assertThat(recovery.recovered()).isTrue();
+      assertThat(recovery.details()).containsEntry("rejoined", "true").containsKey("rejoined_pid");
     }
     assertThat(pipeline.jobManagers.restarted).containsExactly("jm-1");
   }

@@ -103,7 +103,10 @@ class ProcessClusterRunIT {
     Map<String, String> failover = details(byScenario.get("jobmanager-failover"));
     assertThat(failover).containsEntry("exit_status", "137").containsKeys("takeover_ms");
     assertThat(failover.get("new_leader")).isNotEqualTo(failover.get("old_leader"));
-    assertThat(failover).containsKey("rejoined_pid");
+    assertThat(byScenario.get("jobmanager-failover").faults().get(0).recovery().details())
+        .as("the killed JobManager rejoined as the standby")
+        .containsEntry("rejoined", "true")
+        .containsKey("rejoined_pid");
 
     // the cluster outlives the scenarios (one per suite), never the lab
     List<Long> pids = recordedPids(out.resolve("flink-cluster"));
