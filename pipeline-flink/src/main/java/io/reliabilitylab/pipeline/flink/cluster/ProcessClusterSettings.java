@@ -166,8 +166,10 @@ public record ProcessClusterSettings(
     private Duration heartbeatInterval = Duration.ofSeconds(1);
     private Duration heartbeatTimeout = Duration.ofSeconds(5);
     private Duration askTimeout = Duration.ofSeconds(10);
-    private Duration zooKeeperSessionTimeout = Duration.ofSeconds(3);
-    private Duration zooKeeperConnectionTimeout = Duration.ofSeconds(3);
+    // 3 s lost the leader for nothing on 2 loaded cores (a client that did not hear from the
+    // server in 2 s gave up its session); 6 s keeps a takeover under 10 s.
+    private Duration zooKeeperSessionTimeout = Duration.ofSeconds(6);
+    private Duration zooKeeperConnectionTimeout = Duration.ofSeconds(6);
     private Duration startTimeout = Duration.ofSeconds(120);
     private Map<String, String> extra = Map.of();
 

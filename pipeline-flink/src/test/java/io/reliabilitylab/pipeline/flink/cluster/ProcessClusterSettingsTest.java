@@ -93,7 +93,7 @@ class ProcessClusterSettingsTest {
         .contains("high-availability.type: zookeeper")
         .contains("high-availability.zookeeper.quorum: 127.0.0.1:" + config.zooKeeperPort)
         .contains("high-availability.cluster-id: " + config.clusterId)
-        .contains("high-availability.zookeeper.client.session-timeout: 3 s")
+        .contains("high-availability.zookeeper.client.session-timeout: 6 s")
         .contains("high-availability.storageDir: file://" + directory.toAbsolutePath());
     String zoo = Files.readString(directory.resolve("zk/zoo.cfg"));
     assertThat(zoo)
