@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
 
@@ -25,10 +26,24 @@ final class DirectPipeline extends FlinkPipeline {
   private final String name;
 
   /** The reference job as pipeline {@code direct}, or a team's own job under its own name. */
+  // The binlog dumps connected before the current job was submitted: not its own.
+  private volatile Set<Long> earlierDumps;
+
   DirectPipeline(
-      String name, FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
+      String name,
+      FlinkCluster cluster,
+      OrdersJob job,
+      JobID jobId,
+      PipelineConfig config,
+      Set<Long> earlierDumps) {
     super(cluster, job, jobId, config);
     this.name = name;
+    this.earlierDumps = Set.copyOf(earlierDumps);
+  }
+
+  @Override
+  protected void beforeSubmit() throws Exception {
+    earlierDumps = BinlogClients.dumpThreads(config.source());
   }
 
   @Override
@@ -70,6 +85,6 @@ final class DirectPipeline extends FlinkPipeline {
   }
 
   private boolean binlogReaderConnected() throws SQLException {
-    return BinlogClients.dumpConnected(config.source());
+    return BinlogClients.newDumpConnected(config.source(), earlierDumps);
   }
 }

@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -99,8 +100,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
     DirectPipeline pipeline = null;
     try {
       OrdersJob job = jobOf.apply(jobConfig);
+      Set<Long> earlierDumps = BinlogClients.dumpThreads(config.source());
       JobID jobId = cluster.submit(job);
-      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config);
+      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, earlierDumps);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);

@@ -177,6 +177,12 @@ public abstract class FlinkPipeline
     awaitSourceStreaming(Duration.between(Instant.now(), deadline));
   }
 
+  /**
+   * Called before the pipeline submits a job itself (a restore), so that the source can tell the
+   * new job's connections from those of the job before it.
+   */
+  protected void beforeSubmit() throws Exception {}
+
   /** Waits, once the job runs, until its source streams; throws TimeoutException after timeout. */
   protected abstract void awaitSourceStreaming(Duration timeout) throws Exception;
 
@@ -459,6 +465,7 @@ public abstract class FlinkPipeline
       clusterLost = false;
       LOG.info("Started a new cluster at {} after the cluster was lost", cluster.restAddress());
     }
+    beforeSubmit();
     JobID restoredId = cluster.submit(restored, path, keptId);
     job = restored;
     jobId = restoredId;

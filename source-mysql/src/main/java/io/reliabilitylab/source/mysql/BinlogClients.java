@@ -8,6 +8,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /** Who reads the source's binlog: a CDC connector streams once its binlog dump is connected. */
@@ -22,18 +24,39 @@ public final class BinlogClients {
    * snapshot done.
    */
   public static boolean dumpConnected(SourceEndpoint source) throws SQLException {
+    return !dumpThreads(source).isEmpty();
+  }
+
+  /**
+   * Whether a binlog dump connected that is not among {@code earlier}: the connection of a job
+   * submitted after {@code earlier} was taken, not of one cancelled before it (on a cluster of
+   * processes a cancelled job's binlog client may linger for a moment in its TaskManager).
+   */
+  public static boolean newDumpConnected(SourceEndpoint source, Set<Long> earlier)
+      throws SQLException {
+    Set<Long> now = dumpThreads(source);
+    now.removeAll(earlier);
+    return !now.isEmpty();
+  }
+
+  /** The server's thread ids of the endpoint account's binlog dumps now. */
+  public static Set<Long> dumpThreads(SourceEndpoint source) throws SQLException {
     String user = source.user();
     try (Connection connection =
             DriverManager.getConnection(
                 source.jdbcUrl(), user, source.credentials().revealPassword());
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                "SELECT ID FROM information_schema.PROCESSLIST"
                     + " WHERE COMMAND LIKE 'Binlog Dump%' AND USER = ?")) {
       statement.setString(1, user);
+      Set<Long> threads = new HashSet<>();
       try (ResultSet result = statement.executeQuery()) {
-        return result.next() && result.getLong(1) > 0;
+        while (result.next()) {
+          threads.add(result.getLong(1));
+        }
       }
+      return threads;
     }
   }
 }
