@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Waits, by measurement and never by a fixed sleep, until both sink tables hold the workload: the
- * changelog's latest snapshot holds the last written event, and the current table has a snapshot
- * committed by the same checkpoint or a later one.
+ * changelog shows the last expected envelope of every key, and the current table has a snapshot
+ * committed by the same checkpoint or a later one. The last event written is not enough: a pipeline
+ * keeps each key's order, not the order between keys (see {@link LastEnvelopes}).
  */
 @API(status = EXPERIMENTAL)
 public final class CatchUp {
@@ -44,7 +45,8 @@ public final class CatchUp {
 
   /**
    * Waits until the tables hold {@code lastEventId}, or, for an empty workload, until both tables
-   * have committed a snapshot.
+   * have committed a snapshot. Enough only for a sink fed in one order (see {@link
+   * #awaitLastEvent}).
    *
    * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
    */
@@ -55,13 +57,77 @@ public final class CatchUp {
   }
 
   /**
-   * Waits until the tables hold what {@code expected} ends with: its last written event and the
-   * deletes after it.
+   * Waits until the changelog shows every key's last envelope in {@code expected} and the current
+   * table committed the same checkpoint or a later one; the point is at the latest changelog
+   * snapshot seen.
    *
-   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
+   * @throws WaitTimedOutException at the deadline, naming a few envelopes still missing
    */
   public static Point await(TableAccess tables, Expectation expected, Duration timeout, Clock clock)
       throws Exception {
+    return awaitEveryKey(tables, expected.events(), timeout, clock);
+  }
+
+  /**
+   * As {@link #await(TableAccess, Expectation, Duration, Clock)}, for the expected envelopes in
+   * source-position order.
+   */
+  public static Point awaitEveryKey(
+      TableAccess tables, List<ChangeEvent> expected, Duration timeout, Clock clock)
+      throws Exception {
+    LastEnvelopes pending = LastEnvelopes.of(expected);
+    ChangelogWalk walk = new ChangelogWalk(tables);
+    Instant deadline = clock.instant().plus(timeout);
+    SnapshotInfo walked = null;
+    String progress = "no snapshot committed yet";
+    while (true) {
+      SnapshotInfo newest = walk.walk((snapshot, event) -> pending.seen(event));
+      walked = newest != null ? newest : walked;
+      List<SnapshotInfo> currents = tables.snapshots(tables.currentTable());
+      Optional<SnapshotInfo> current = latest(currents);
+      if (walked != null && current.isPresent()) {
+        if (pending.complete() && aligned(currents, walked)) {
+          return new Point(walked, current.get(), clock.instant());
+        }
+        progress =
+            tables.changelogTable()
+                + " at snapshot "
+                + walked.snapshotId()
+                + " (checkpoint "
+                + walked.committedCheckpointId()
+                + (pending.complete()
+                    ? ", shows the last envelope of all " + pending.keys() + " keys"
+                    : ", lacks the last envelope of "
+                        + pending.missing()
+                        + " of "
+                        + pending.keys()
+                        + " keys, e.g. "
+                        + pending.sample())
+                + "), "
+                + tables.currentTable()
+                + " at snapshot "
+                + current.get().snapshotId()
+                + " (checkpoint "
+                + current.get().committedCheckpointId()
+                + ")";
+      }
+      if (clock.instant().isAfter(deadline)) {
+        throw new WaitTimedOutException(
+            "The sink did not catch up within " + timeout.toSeconds() + " s: " + progress);
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  /**
+   * Waits only until the tables hold what {@code expected} ends with: its last written event and
+   * the deletes after it. For a scenario expected to lose events, whose lost events never arrive;
+   * any other judges too early when keys arrive out of their source order.
+   *
+   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
+   */
+  public static Point awaitLastEvent(
+      TableAccess tables, Expectation expected, Duration timeout, Clock clock) throws Exception {
     OptionalLong last = expected.lastWrittenEventId();
     return await(
         tables,
@@ -97,13 +163,7 @@ public final class CatchUp {
             lastEventId == null || tables.changelogContains(cl.snapshotId(), lastEventId);
         boolean holdsDeletes = holdsEvent && holdsAll(tables, cl.snapshotId(), trailingDeletes);
         boolean holdsLast = holdsEvent && holdsDeletes;
-        // A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
-        // the checkpoint committed before it.
-        boolean currentAligned =
-            cl.committedCheckpointId() != null
-                ? effectiveCheckpoint(currents) >= checkpointOf(cl)
-                : currentPassed(currents, cl.committedAt());
-        if (holdsLast && currentAligned) {
+        if (holdsLast && aligned(currents, cl)) {
           return new Point(cl, cur, clock.instant());
         }
         progress =
@@ -135,6 +195,17 @@ public final class CatchUp {
       }
       Thread.sleep(POLL.toMillis());
     }
+  }
+
+  /**
+   * Whether the current table committed the checkpoint of changelog snapshot {@code cl} or a later
+   * one. A maintenance snapshot (a compaction) carries no checkpoint id: it holds the content of
+   * the checkpoint committed before it.
+   */
+  private static boolean aligned(List<SnapshotInfo> currents, SnapshotInfo cl) {
+    return cl.committedCheckpointId() != null
+        ? effectiveCheckpoint(currents) >= checkpointOf(cl)
+        : currentPassed(currents, cl.committedAt());
   }
 
   private static boolean holdsAll(TableAccess tables, long snapshotId, List<ChangeEvent> deletes)

@@ -47,7 +47,7 @@ public final class Baseline implements Phase {
     Expectation baseline = Oracle.expect(scenario.workload().prefix(scenario.baselineCount()));
     CatchUp.Point point;
     try {
-      point = catchUp.await(scenario, baseline);
+      point = catchUp.await(scenario, baseline, false);
     } catch (WaitTimedOutException e) {
       return Outcome.timedOut(scenario, name(), e.getMessage(), catchUp.deadline(scenario.plan()));
     }

@@ -5,16 +5,18 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.WaitTimedOutException;
+import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.oracle.Expectation;
 import java.time.Duration;
 import java.time.Instant;
 import org.apiguardian.api.API;
 
 /**
- * Awaits, by measurement, the sink holding the whole workload, and records the source position it
- * reached. A sink that does not catch up in time fails the run with a failed {@code catch-up} check
- * — except in a scenario reproducing a known hazard that loses data, whose lost events never
- * arrive: the checks then judge what the sink holds, so that they name what is missing.
+ * Awaits, by measurement, the sink holding the whole workload (every key's last envelope, see
+ * {@link CatchUp}), and records the source position it reached. A sink that does not catch up in
+ * time fails the run with a failed {@code catch-up} check — except in a scenario reproducing a
+ * known hazard that loses data, whose lost events never arrive: the checks then judge what the sink
+ * holds, so that they name what is missing.
  */
 @API(status = INTERNAL)
 public final class CatchUpPhase implements Phase {
@@ -32,7 +34,7 @@ public final class CatchUpPhase implements Phase {
     Instant catchUpAt = scenario.clock().instant();
     CatchUp.Point point;
     try {
-      point = await(scenario, scenario.expected());
+      point = await(scenario, scenario.expected(), scenario.plan().knownHazard() != null);
     } catch (WaitTimedOutException e) {
       Outcome.Failed failed =
           Outcome.timedOut(scenario, name(), e.getMessage(), deadline(scenario.plan()));
@@ -47,7 +49,7 @@ public final class CatchUpPhase implements Phase {
       point = latest;
     }
     scenario.record().timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
-    // The workload is complete and the sink holds its last event: the sink reached the source's
+    // The workload is complete and the sink holds it: the sink reached the source's
     // position as it is now.
     scenario.record().sourcePosition(SourcePositions.current(scenario.source()).orElse(null));
     scenario.caughtUp(point);
@@ -63,12 +65,18 @@ public final class CatchUpPhase implements Phase {
   }
 
   /**
-   * Waits until the sink holds what {@code expected} ends with, within the scenario's deadline.
+   * Waits until the sink holds {@code expected}, within the scenario's deadline: every key's last
+   * envelope, or, when {@code lossExpected}, only the last event written (the lost ones never
+   * arrive, and the checks are to name them).
    *
    * @throws WaitTimedOutException at the deadline, saying which table lagged
    */
-  CatchUp.Point await(Scenario scenario, Expectation expected) throws Exception {
-    return CatchUp.await(
-        scenario.running().tables(), expected, deadline(scenario.plan()), scenario.clock());
+  CatchUp.Point await(Scenario scenario, Expectation expected, boolean lossExpected)
+      throws Exception {
+    TableAccess tables = scenario.running().tables();
+    Duration deadline = deadline(scenario.plan());
+    return lossExpected
+        ? CatchUp.awaitLastEvent(tables, expected, deadline, scenario.clock())
+        : CatchUp.await(tables, expected, deadline, scenario.clock());
   }
 }

@@ -1,0 +1,76 @@
+package io.reliabilitylab.runner;
+
+import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.data.ChangeOp;
+import io.reliabilitylab.spi.data.RowKey;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The last expected envelope of every key, ticked off as the changelog shows them. A pipeline keeps
+ * each key's changes in order but not the order between keys: a Kafka source reads its partitions
+ * independently, and after a broker restart or a failover one partition's backlog can be committed
+ * after the workload's last event arrived through another. So a sink holds the workload only once
+ * it holds every key's last envelope, not merely the last one written.
+ *
+ * <p>An insert or update counts as shown by any row carrying its event id (a snapshot read of that
+ * version stands for it, as in the changelog-completeness check); a delete only by a delete row,
+ * since it carries the deleted image's event id.
+ */
+final class LastEnvelopes {
+
+  private static final int SAMPLE = 5;
+
+  private final int keys;
+  private final Set<Long> writes = new HashSet<>();
+  private final Set<Long> deletes = new HashSet<>();
+
+  private LastEnvelopes(List<ChangeEvent> expected) {
+    Map<RowKey, ChangeEvent> last = new HashMap<>();
+    for (ChangeEvent event : expected) {
+      last.put(event.key(), event);
+    }
+    keys = last.size();
+    for (ChangeEvent event : last.values()) {
+      (event.op() == ChangeOp.DELETE ? deletes : writes).add(event.eventId());
+    }
+  }
+
+  /** The last envelope of each key in {@code expected} (in source-position order). */
+  static LastEnvelopes of(List<ChangeEvent> expected) {
+    return new LastEnvelopes(expected);
+  }
+
+  /** Ticks off the envelope {@code shown} stands for, if it is a key's last one. */
+  void seen(ChangeEvent shown) {
+    (shown.op() == ChangeOp.DELETE ? deletes : writes).remove(shown.eventId());
+  }
+
+  /** Whether every key's last envelope was shown. */
+  boolean complete() {
+    return writes.isEmpty() && deletes.isEmpty();
+  }
+
+  /** How many keys' last envelopes were not shown yet. */
+  int missing() {
+    return writes.size() + deletes.size();
+  }
+
+  /** The keys expected. */
+  int keys() {
+    return keys;
+  }
+
+  /** A few of the envelopes not shown yet, e.g. {@code [u:42, d:7]}, for a timeout's message. */
+  List<String> sample() {
+    return Stream.concat(
+            writes.stream().sorted().map(id -> "c/u:" + id),
+            deletes.stream().sorted().map(id -> ChangeOp.DELETE.code() + ":" + id))
+        .limit(SAMPLE)
+        .toList();
+  }
+}
