@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The last expected envelope of every key, ticked off as the changelog shows them. A pipeline keeps
@@ -28,6 +29,9 @@ final class LastEnvelopes {
   private final int keys;
   private final Set<Long> writes = new HashSet<>();
   private final Set<Long> deletes = new HashSet<>();
+  private final @Nullable Long lastWritten;
+  private final Set<Long> trailingDeletes = new HashSet<>();
+  private boolean lastWrittenShown;
 
   private LastEnvelopes(List<ChangeEvent> expected) {
     Map<RowKey, ChangeEvent> last = new HashMap<>();
@@ -38,6 +42,16 @@ final class LastEnvelopes {
     for (ChangeEvent event : last.values()) {
       (event.op() == ChangeOp.DELETE ? deletes : writes).add(event.eventId());
     }
+    Long written = null;
+    for (ChangeEvent event : expected) {
+      if (event.op() == ChangeOp.DELETE) {
+        trailingDeletes.add(event.eventId());
+      } else {
+        written = written == null ? event.eventId() : Math.max(written, event.eventId());
+        trailingDeletes.clear();
+      }
+    }
+    lastWritten = written;
   }
 
   /** The last envelope of each key in {@code expected} (in source-position order). */
@@ -47,7 +61,21 @@ final class LastEnvelopes {
 
   /** Ticks off the envelope {@code shown} stands for, if it is a key's last one. */
   void seen(ChangeEvent shown) {
-    (shown.op() == ChangeOp.DELETE ? deletes : writes).remove(shown.eventId());
+    if (shown.op() == ChangeOp.DELETE) {
+      deletes.remove(shown.eventId());
+      trailingDeletes.remove(shown.eventId());
+    } else {
+      writes.remove(shown.eventId());
+      lastWrittenShown |= lastWritten != null && shown.eventId() == lastWritten;
+    }
+  }
+
+  /**
+   * Whether the workload's end was shown: its last written event and the deletes after it. A sink
+   * that shows its end but not every key's last envelope lost them, or has them still in flight.
+   */
+  boolean endShown() {
+    return (lastWritten == null || lastWrittenShown) && trailingDeletes.isEmpty();
   }
 
   /** Whether every key's last envelope was shown. */

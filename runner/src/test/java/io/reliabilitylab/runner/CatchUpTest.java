@@ -81,6 +81,36 @@ class CatchUpTest {
   }
 
   @Test
+  void aSinkThatShowsTheEndButLostAKeyIsJudgedOnceNothingMoreArrives() throws Exception {
+    SteppingClock clock = new SteppingClock();
+    ScriptedTables tables =
+        new ScriptedTables(List.of(HISTORY.stream().filter(ORDER_3.negate()).toList()), 0)
+            .onListing(clock::step);
+
+    CatchUp.Point point = CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(60), clock);
+
+    assertThat(point.changelog().snapshotId()).isEqualTo(1);
+    assertThat(Duration.between(SteppingClock.START, point.reachedAt()))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(15))
+        .isLessThan(Duration.ofSeconds(20));
+  }
+
+  @Test
+  void aSinkThatDoesNotShowTheEndTimesOut() {
+    SteppingClock clock = new SteppingClock();
+    List<ChangeEvent> withoutTheLastWrite =
+        HISTORY.stream()
+            .filter(event -> !(event.op() == ChangeOp.UPDATE && event.eventId() == 12))
+            .toList();
+    ScriptedTables tables =
+        new ScriptedTables(List.of(withoutTheLastWrite), 0).onListing(clock::step);
+
+    assertThatThrownBy(() -> CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(20), clock))
+        .isInstanceOf(WaitTimedOutException.class)
+        .hasMessageContaining("c/u:12");
+  }
+
+  @Test
   void aSnapshotReadOfAKeysLastVersionStandsForItsEvents() throws Exception {
     ChangeEvent packed = OrdersFixtures.change(ChangeOp.UPDATE, 7);
     ChangeEvent read =
@@ -114,6 +144,31 @@ class CatchUpTest {
     return Clock.systemUTC();
   }
 
+  /** A clock one second further on each {@link #step()}. */
+  private static final class SteppingClock extends Clock {
+    static final Instant START = Instant.parse("2026-12-02T00:00:00Z");
+    private Instant now = START;
+
+    void step() {
+      now = now.plusSeconds(1);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
   /**
    * Commits of both tables at checkpoints 1, 2, ...: commit n appends {@code commits.get(n - 1)} to
    * the changelog. The first commit is visible at once; each later one after the changelog's
@@ -123,6 +178,12 @@ class CatchUpTest {
     private final List<List<ChangeEvent>> commits;
     private final int listingsPerCommit;
     private int listings;
+    private Runnable onListing = () -> {};
+
+    ScriptedTables onListing(Runnable action) {
+      this.onListing = action;
+      return this;
+    }
 
     ScriptedTables(List<List<ChangeEvent>> commits, int listingsPerCommit) {
       this.commits = commits;
@@ -139,6 +200,7 @@ class CatchUpTest {
     public List<SnapshotInfo> snapshots(String table) {
       if (table.equals(changelogTable())) {
         listings++;
+        onListing.run();
       }
       List<SnapshotInfo> snapshots = new ArrayList<>();
       for (int n = 1; n <= visible(); n++) {
