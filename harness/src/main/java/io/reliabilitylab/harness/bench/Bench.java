@@ -23,6 +23,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceChange;
@@ -46,6 +47,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -162,6 +164,7 @@ public final class Bench {
     private final Path directory;
     private final Workload workload;
     private final List<SourceTransaction> throughputPart;
+    private final List<SourceTransaction> backlogPart;
     private final List<SourceTransaction> latencyPart;
     private BenchReport.@Nullable Sustain sustain;
 
@@ -175,14 +178,17 @@ public final class Bench {
       this.workload =
           WorkloadGenerator.generate(
               WorkloadConfig.builder()
-                  .events(Math.toIntExact(events + latencyEvents))
+                  .events(Math.toIntExact(2L * events + latencyEvents))
                   .seed(config.seed())
                   .initialRows(config.initialRows())
                   .maxChangesPerTransaction(1)
                   .build());
-      int split = transactionsHolding(workload.transactions(), events);
-      this.throughputPart = workload.transactions().subList(0, split);
-      this.latencyPart = workload.transactions().subList(split, workload.transactions().size());
+      List<SourceTransaction> all = workload.transactions();
+      int split = transactionsHolding(all, events);
+      int backlogEnd = transactionsHolding(all, 2L * events);
+      this.throughputPart = all.subList(0, split);
+      this.backlogPart = all.subList(split, backlogEnd);
+      this.latencyPart = all.subList(backlogEnd, all.size());
     }
 
     BenchReport.Mode measure() throws Exception {
@@ -199,6 +205,13 @@ public final class Bench {
           alone.changes(),
           alone.elapsed().toMillis(),
           sourceRate);
+      double rawRate = SourceLimit.insertRate(source, table.name(), throughputPart, perCommit);
+      say(
+          label
+              + "source raw limit: the same number of rows as multi-row inserts = %.0f rows/s;"
+              + " writer %.2f x the limit",
+          rawRate,
+          Stats.ratio(sourceRate, rawRate));
 
       // 2. The initial snapshot.
       table.reset();
@@ -273,7 +286,10 @@ public final class Bench {
             reconciliation.verdict(),
             reconciliation.plainReadRowsPerS());
 
-        // 5. Latency at half the throughput.
+        // 5. The pipeline's own ceiling: a backlog written while the job was stopped.
+        BenchReport.Backlog backlog = backlog(pipeline, job, tables, walk);
+
+        // 6. Latency at half the throughput.
         double offered = Math.max(1, throughput / 2);
         List<SourceTransaction> latencyWrites =
             latencyPart.subList(
@@ -297,9 +313,12 @@ public final class Bench {
             alone.changes(),
             perCommit,
             sourceRate,
+            Stats.round(rawRate),
+            Stats.ratio(sourceRate, rawRate),
             Stats.round(captured.changesPerSecond()),
             throughput,
             Stats.ratio(throughput, sourceRate),
+            backlog,
             initialRows,
             snapshotMs,
             snapshotRate,
@@ -537,6 +556,59 @@ public final class Bench {
           Stats.ratio(diffRate, plainRate),
           Duration.ofNanos(sourceRead - started).toMillis(),
           Duration.ofNanos(sinkRead - sourceRead).toMillis());
+    }
+
+    /**
+     * Stops the job with a savepoint, writes the backlog while nothing reads it, restores the job
+     * and waits until both tables hold the backlog: the pipeline's rate without the writer in the
+     * way (the broker pipeline's engine keeps publishing meanwhile; its topic holds the backlog).
+     */
+    private BenchReport.Backlog backlog(
+        PipelineUnderTest pipeline, JobControl job, TableAccess tables, ChangelogWalk walk)
+        throws Exception {
+      String label = "[" + mode.label() + "] ";
+      Optional<SavepointControl> savepoints = pipeline.capability(SavepointControl.class);
+      if (savepoints.isEmpty() || backlogPart.isEmpty()) {
+        String reason =
+            savepoints.isEmpty()
+                ? "the pipeline cannot stop its job with a savepoint"
+                : "no changes left for it";
+        say(label + "backlog: skipped, " + reason);
+        return BenchReport.Backlog.skipped(reason);
+      }
+      String savepoint = savepoints.get().stopWithSavepoint(config.catchUpTimeout());
+      WriteReport written = writer(0).write(backlogPart);
+      Instant restoreAt = clock.instant();
+      savepoints.get().restore(savepoint, parallelism(pipeline));
+      job.awaitRunning(config.catchUpTimeout());
+      Instant runningAt = clock.instant();
+      Visible visible =
+          awaitVisible(tables, walk, lastWrittenEventId(backlogPart), (snapshot, event) -> {});
+      Duration took = Duration.between(restoreAt, visible.at());
+      double rate = Stats.perSecond(written.changes(), took);
+      say(
+          label
+              + "backlog: %d events written with the job stopped, visible in both tables %d ms"
+              + " after the restore call (running after %d ms) = %.0f events/s",
+          written.changes(),
+          took.toMillis(),
+          Duration.between(restoreAt, runningAt).toMillis(),
+          rate);
+      return new BenchReport.Backlog(
+          written.changes(),
+          Duration.between(restoreAt, runningAt).toMillis(),
+          took.toMillis(),
+          Stats.round(rate),
+          null);
+    }
+
+    private static int parallelism(PipelineUnderTest pipeline) {
+      String value = pipeline.effectiveConfiguration().get("parallelism.default");
+      try {
+        return value == null ? 1 : Integer.parseInt(value.trim());
+      } catch (NumberFormatException e) {
+        return 1;
+      }
     }
 
     private WorkloadWriter writer(double eventsPerSecond) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.UncheckedIOException;
 
@@ -25,7 +26,9 @@ final class BenchJson {
 
   static String write(BenchReport report) {
     try {
-      return MAPPER.writeValueAsString(report).replace("\r\n", "\n");
+      ObjectNode json = MAPPER.valueToTree(report);
+      json.set("targets", MAPPER.valueToTree(BenchTargets.of(report)));
+      return MAPPER.writeValueAsString(json).replace("\r\n", "\n");
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("Cannot write the bench report as JSON", e);
     }

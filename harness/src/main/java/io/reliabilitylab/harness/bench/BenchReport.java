@@ -64,9 +64,13 @@ public record BenchReport(
    * @param events changes written in the throughput phase
    * @param changesPerCommit changes per source commit
    * @param sourceWriteRateEps the source's own write rate for the same changes, no capture running
+   * @param sourceRawInsertRateEps the source's raw limit in the same run: as many rows of the same
+   *     shape as plain multi-row inserts with the same commits
+   * @param writerRatioToRaw the writer's rate over that limit
    * @param writeRateWithCaptureEps the source's write rate for them while the pipeline captured
    * @param pipelineThroughputEps events over first write to the last event visible in both tables
    * @param ratioToSource the throughput over the source's own write rate
+   * @param backlog the pipeline's own ceiling: a backlog written while its job was stopped
    * @param initialSnapshotRows the rows present before the pipeline started
    * @param initialSnapshotMs from the job's start until the changelog held every initial row; the
    *     job's start is taken as its first checkpoint's trigger time less one checkpoint interval,
@@ -85,9 +89,12 @@ public record BenchReport(
       long events,
       int changesPerCommit,
       double sourceWriteRateEps,
+      double sourceRawInsertRateEps,
+      double writerRatioToRaw,
       double writeRateWithCaptureEps,
       double pipelineThroughputEps,
       double ratioToSource,
+      Backlog backlog,
       long initialSnapshotRows,
       long initialSnapshotMs,
       double initialSnapshotRowsPerS,
@@ -96,6 +103,26 @@ public record BenchReport(
       double latencyAchievedRateEps,
       Latency latencyMs,
       Reconciliation reconciliation) {}
+
+  /**
+   * The pipeline's own ceiling, without the writer in the way: its job stopped with a savepoint,
+   * {@code events} changes written while nothing read them, the job restored from the savepoint.
+   *
+   * @param events changes written while the job was stopped
+   * @param restoreMs from the restore call until the job ran again
+   * @param visibleMs from the restore call until both tables held every change
+   * @param throughputEps the changes over {@code visibleMs}
+   * @param skipped why it was not measured, or null
+   */
+  @API(status = EXPERIMENTAL)
+  public record Backlog(
+      long events, long restoreMs, long visibleMs, double throughputEps, @Nullable String skipped) {
+
+    /** Not measured, for {@code reason}. */
+    public static Backlog skipped(String reason) {
+      return new Backlog(0, 0, 0, 0, reason);
+    }
+  }
 
   /**
    * Latency percentiles (nearest rank), in milliseconds.

@@ -4,6 +4,7 @@ import io.reliabilitylab.harness.bench.Bench;
 import io.reliabilitylab.harness.bench.BenchConfig;
 import io.reliabilitylab.harness.bench.BenchMode;
 import io.reliabilitylab.harness.bench.BenchReport;
+import io.reliabilitylab.harness.bench.BenchTargets;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.discovery.Discovered;
@@ -160,6 +161,7 @@ final class BenchCommand implements Callable<Integer> {
       Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
       printer.println(json);
       printer.flush();
+      progress.print(BenchTargets.table(BenchTargets.of(report)));
       progress.println("bench: report written to " + file);
       progress.flush();
       return ExitCode.PASSED.code();

@@ -19,9 +19,12 @@ class BenchJsonTest {
         events,
         perCommit,
         60_000.0,
+        120_000.0,
+        0.5,
         55_000.0,
         52_000.0,
         0.867,
+        new BenchReport.Backlog(50_000, 900, 1_000, 50_000.0, null),
         20_000,
         4_000,
         5_000.0,
@@ -63,7 +66,8 @@ class BenchJsonTest {
             "max_heap_bytes",
             "configuration",
             "stack_versions",
-            "environment");
+            "environment",
+            "targets");
     assertThat(json.get("started_at").asText()).isEqualTo("2026-11-29T20:00:00Z");
     JsonNode batched = json.get("modes").get("batched");
     assertThat(fieldNames(batched))
@@ -71,9 +75,12 @@ class BenchJsonTest {
             "events",
             "changes_per_commit",
             "source_write_rate_eps",
+            "source_raw_insert_rate_eps",
+            "writer_ratio_to_raw",
             "write_rate_with_capture_eps",
             "pipeline_throughput_eps",
             "ratio_to_source",
+            "backlog",
             "initial_snapshot_rows",
             "initial_snapshot_ms",
             "initial_snapshot_rows_per_s",

@@ -65,6 +65,8 @@ class BenchCommandIT {
       for (String rate :
           List.of(
               "source_write_rate_eps",
+              "source_raw_insert_rate_eps",
+              "writer_ratio_to_raw",
               "write_rate_with_capture_eps",
               "pipeline_throughput_eps",
               "ratio_to_source",

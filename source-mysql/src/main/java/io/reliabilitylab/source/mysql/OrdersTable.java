@@ -105,6 +105,14 @@ public final class OrdersTable {
     }
   }
 
+  /** Drops the table if it exists. */
+  public void drop() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP TABLE IF EXISTS " + quotedName());
+    }
+  }
+
   /** How many rows the table holds. */
   public long rowCount() throws SQLException {
     try (Connection connection = source.connect();

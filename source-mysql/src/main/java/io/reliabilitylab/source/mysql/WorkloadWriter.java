@@ -10,10 +10,8 @@ import io.reliabilitylab.workload.Workload;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +20,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Applies a seeded workload to the source's {@code orders} table: one database transaction per
- * {@link SourceTransaction}, in order, each change one statement (batched within the transaction),
- * and records the client's clock right after each {@code COMMIT} for latency measurement.
+ * {@link SourceTransaction}, in order, and records the client's clock right after each {@code
+ * COMMIT} for latency measurement. Within a commit the changes go as multi-row statements (see
+ * {@link MultiRowStatements}), each key's changes in workload order:
  *
  * <ul>
- *   <li>an insert is an {@code INSERT};
- *   <li>an update, also one that changes the primary key, is a single {@code UPDATE ... SET
- *       order_id = ?, ...}, so the binlog holds one update event (a CDC source emits a key change
- *       as a delete of the old key and a create of the new one);
- *   <li>a delete is a {@code DELETE}.
+ *   <li>inserts as one multi-row {@code INSERT};
+ *   <li>updates as one {@code UPDATE ... CASE order_id ...}; an update that changes the primary key
+ *       as a single {@code UPDATE ... SET order_id = ?, ...}, so the binlog holds one update event
+ *       (a CDC source emits a key change as a delete of the old key and a create of the new one);
+ *   <li>deletes as one {@code DELETE ... WHERE order_id IN (...)}.
  * </ul>
  *
  * Updates and deletes match the before image's key and event id; one that matches no row fails the
@@ -129,7 +128,7 @@ public final class WorkloadWriter {
     long commits = 0;
     long started = System.nanoTime();
     try (Connection connection = source.connect();
-        Statements statements = new Statements(connection)) {
+        MultiRowStatements statements = new MultiRowStatements(connection, table)) {
       connection.setAutoCommit(false);
       for (int first = 0; first < transactions.size(); first += transactionsPerCommit) {
         int end = Math.min(transactions.size(), first + transactionsPerCommit);
@@ -206,24 +205,6 @@ public final class WorkloadWriter {
         + ")";
   }
 
-  private String updateSql() {
-    StringBuilder sql =
-        new StringBuilder("UPDATE ").append(SourceJdbc.quoteIdentifier(table)).append(" SET ");
-    List<String> assignments = new ArrayList<>();
-    for (var column : TableSchema.ORDERS.columns()) {
-      assignments.add(SourceJdbc.quoteIdentifier(column.name()) + " = ?");
-    }
-    return sql.append(String.join(", ", assignments))
-        .append(" WHERE order_id = ? AND event_id = ?")
-        .toString();
-  }
-
-  private String deleteSql() {
-    return "DELETE FROM "
-        + SourceJdbc.quoteIdentifier(table)
-        + " WHERE order_id = ? AND event_id = ?";
-  }
-
   private static long toMicros(Instant instant) {
     return Math.addExact(
         Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
@@ -243,108 +224,6 @@ public final class WorkloadWriter {
           context + ": " + sql.getMessage(), sql.getSQLState(), sql.getErrorCode(), sql);
     }
     return new SQLException(context + ": " + e.getMessage(), e);
-  }
-
-  private enum Kind {
-    INSERT,
-    UPDATE,
-    DELETE
-  }
-
-  /**
-   * The three prepared statements of a write. Consecutive changes of one kind share a JDBC batch; a
-   * change of another kind first sends the batch, so statements reach the server in workload order.
-   */
-  private final class Statements implements AutoCloseable {
-    private final PreparedStatement insert;
-    private final PreparedStatement update;
-    private final PreparedStatement delete;
-    private final List<SourceChange> pending = new ArrayList<>();
-    private @Nullable Kind pendingKind;
-
-    Statements(Connection connection) throws SQLException {
-      this.insert = connection.prepareStatement(insertSql());
-      this.update = connection.prepareStatement(updateSql());
-      this.delete = connection.prepareStatement(deleteSql());
-    }
-
-    void add(SourceChange change) throws SQLException {
-      Kind kind;
-      if (change instanceof SourceChange.Insert inserted) {
-        kind = Kind.INSERT;
-        switchTo(kind);
-        SourceRows.bind(insert, 1, inserted.after());
-        insert.addBatch();
-      } else if (change instanceof SourceChange.Update updated) {
-        kind = Kind.UPDATE;
-        switchTo(kind);
-        int columns = TableSchema.ORDERS.columns().size();
-        SourceRows.bind(update, 1, updated.after());
-        update.setLong(
-            columns + 1, (Long) Objects.requireNonNull(updated.before().get("order_id")));
-        update.setLong(columns + 2, Objects.requireNonNull(updated.before().eventId()));
-        update.addBatch();
-      } else if (change instanceof SourceChange.Delete deleted) {
-        kind = Kind.DELETE;
-        switchTo(kind);
-        delete.setLong(1, (Long) Objects.requireNonNull(deleted.before().get("order_id")));
-        delete.setLong(2, Objects.requireNonNull(deleted.before().eventId()));
-        delete.addBatch();
-      } else {
-        throw new IllegalArgumentException("Unknown change " + change);
-      }
-      pending.add(change);
-    }
-
-    private void switchTo(Kind kind) throws SQLException {
-      if (pendingKind != null && pendingKind != kind) {
-        flush();
-      }
-      pendingKind = kind;
-    }
-
-    void flush() throws SQLException {
-      if (pendingKind == null) {
-        return;
-      }
-      Kind kind = pendingKind;
-      pendingKind = null;
-      PreparedStatement statement =
-          switch (kind) {
-            case INSERT -> insert;
-            case UPDATE -> update;
-            case DELETE -> delete;
-          };
-      int[] counts = statement.executeBatch();
-      if (kind != Kind.INSERT) {
-        for (int i = 0; i < counts.length && i < pending.size(); i++) {
-          if (counts[i] == 0) {
-            throw new SQLException(
-                "No row matched "
-                    + pending.get(i)
-                    + ": the table no longer follows the workload; reset it (OrdersTable.reset())"
-                    + " and write the workload from its start");
-          }
-        }
-      }
-      pending.clear();
-    }
-
-    @Override
-    public void close() throws SQLException {
-      pending.clear();
-      SQLException failure = null;
-      for (Statement statement : List.of(insert, update, delete)) {
-        try {
-          statement.close();
-        } catch (SQLException e) {
-          failure = failure == null ? e : failure;
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
-    }
   }
 
   /**

@@ -108,6 +108,54 @@ class WorkloadWriterIT {
   }
 
   @Test
+  void changesOfDistinctKeysInOneCommitShareMultiRowStatements() throws Exception {
+    Instant time = Instant.parse("2026-01-01T00:00:00.123Z");
+    List<SourceChange> inserts = new ArrayList<>();
+    List<SourceChange> updates = new ArrayList<>();
+    List<SourceChange> deletes = new ArrayList<>();
+    for (long key = 1; key <= 100; key++) {
+      Row created = TableSchema.ORDERS.row(key, "ord-" + key, 7L, 100L, "created", key, 1, time);
+      Row paid = created.with("status", "paid").with("event_id", 1_000 + key);
+      inserts.add(SourceChange.insert(created));
+      updates.add(SourceChange.update(created, paid));
+      deletes.add(SourceChange.delete(paid));
+    }
+    WorkloadWriter writer = WorkloadWriter.to(source);
+    writer.write(List.of(new SourceTransaction(0, time, inserts)));
+    String[] position = binlogPosition();
+
+    writer.write(List.of(new SourceTransaction(1, time, updates)));
+    writer.write(List.of(new SourceTransaction(2, time, deletes)));
+
+    // 100 updates and 100 deletes, a few row events each (an event holds up to 8 KiB of images)
+    List<String> rowEvents = rowEventsSince(position);
+    assertThat(rowEvents).hasSizeLessThan(40).contains("Update_rows_v1", "Delete_rows_v1");
+    assertThat(OrdersTable.in(source).rowCount()).isZero();
+  }
+
+  @Test
+  void aKeyChangedTwiceInOneCommitKeepsItsOrder() throws Exception {
+    Instant time = Instant.parse("2026-01-01T00:00:00.123Z");
+    Row one = TableSchema.ORDERS.row(1L, "ord-1", 7L, 100L, "created", 1L, 1, time);
+    Row two = TableSchema.ORDERS.row(2L, "ord-2", 7L, 200L, "created", 2L, 1, time);
+    Row onePaid = one.with("status", "paid").with("event_id", 3L);
+    Row moved = one.with("order_id", 3L).with("status", "shipped").with("event_id", 4L);
+    Row reinserted = one.with("amount_cents", 150L).with("event_id", 5L);
+    List<SourceChange> changes =
+        List.of(
+            SourceChange.insert(one),
+            SourceChange.insert(two),
+            SourceChange.update(one, onePaid),
+            SourceChange.update(onePaid, moved),
+            SourceChange.insert(reinserted),
+            SourceChange.delete(two));
+
+    WorkloadWriter.to(source).write(List.of(new SourceTransaction(0, time, changes)));
+
+    assertThat(read(SourceRowReader.orders(source))).containsExactly(reinserted, moved);
+  }
+
+  @Test
   void theRateLimitSpacesTheWrites() throws Exception {
     Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(300, 5));
 
@@ -134,20 +182,7 @@ class WorkloadWriterIT {
             new SourceTransaction(
                 1, time.plusMillis(1), List.of(SourceChange.update(before, after)))));
 
-    List<String> rowEvents = new ArrayList<>();
-    try (Connection connection = source.connect();
-        Statement statement = connection.createStatement();
-        ResultSet events =
-            statement.executeQuery(
-                "SHOW BINLOG EVENTS IN '" + position[0] + "' FROM " + position[1])) {
-      while (events.next()) {
-        String type = events.getString("Event_type");
-        if (type.endsWith("_rows_v1")) {
-          rowEvents.add(type);
-        }
-      }
-    }
-    assertThat(rowEvents).containsExactly("Update_rows_v1");
+    assertThat(rowEventsSince(position)).containsExactly("Update_rows_v1");
     assertThat(read(SourceRowReader.orders(source))).containsExactly(after);
   }
 
@@ -238,6 +273,23 @@ class WorkloadWriterIT {
       iterator.forEachRemaining(list::add);
     }
     return list;
+  }
+
+  private List<String> rowEventsSince(String[] position) throws SQLException {
+    List<String> rowEvents = new ArrayList<>();
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet events =
+            statement.executeQuery(
+                "SHOW BINLOG EVENTS IN '" + position[0] + "' FROM " + position[1])) {
+      while (events.next()) {
+        String type = events.getString("Event_type");
+        if (type.endsWith("_rows_v1")) {
+          rowEvents.add(type);
+        }
+      }
+    }
+    return rowEvents;
   }
 
   private static String digest(List<Row> rows) {

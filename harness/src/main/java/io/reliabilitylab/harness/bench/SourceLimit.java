@@ -1,0 +1,61 @@
+package io.reliabilitylab.harness.bench;
+
+import io.reliabilitylab.source.mysql.OrdersTable;
+import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.mysql.WriteReport;
+import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.workload.SourceChange;
+import io.reliabilitylab.workload.SourceTransaction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The source's raw write limit in the same run, for the writer's figure to be read against: as many
+ * rows as the workload changes, of the same shape, written as plain multi-row {@code INSERT}s with
+ * the same commits, into a scratch table next to the bench's (dropped afterwards; written before
+ * any capture starts, and no pipeline reads it).
+ */
+final class SourceLimit {
+
+  private SourceLimit() {}
+
+  /** Rows per second for {@code transactions}' changes as inserts of fresh keys. */
+  static double insertRate(
+      SourceDatabase source, String table, List<SourceTransaction> transactions, int perCommit)
+      throws Exception {
+    OrdersTable scratch = OrdersTable.in(source, table + "_raw");
+    scratch.reset();
+    try {
+      List<SourceTransaction> inserts = new ArrayList<>(transactions.size());
+      long id = 0;
+      for (SourceTransaction transaction : transactions) {
+        List<SourceChange> rows = new ArrayList<>(transaction.changes().size());
+        for (SourceChange change : transaction.changes()) {
+          id++;
+          rows.add(SourceChange.insert(image(change).with("order_id", id).with("event_id", id)));
+        }
+        inserts.add(new SourceTransaction(transaction.ordinal(), transaction.commitTime(), rows));
+      }
+      WriteReport report =
+          WorkloadWriter.builder(source)
+              .table(scratch.name())
+              .transactionsPerCommit(perCommit)
+              .build()
+              .write(inserts);
+      return Stats.perSecond(report.changes(), report.elapsed());
+    } finally {
+      scratch.drop();
+    }
+  }
+
+  private static Row image(SourceChange change) {
+    if (change instanceof SourceChange.Insert insert) {
+      return insert.after();
+    }
+    if (change instanceof SourceChange.Update update) {
+      return update.after();
+    }
+    return ((SourceChange.Delete) change).before();
+  }
+}
