@@ -9,22 +9,26 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The changes of one commit as multi-row statements, so that the server parses one statement per
- * few hundred changes instead of one per change: consecutive changes of distinct keys gather into a
- * segment — one multi-row {@code INSERT}, one {@code UPDATE … CASE}, one {@code DELETE … IN} — sent
- * when a key repeats (each key's changes reach the server in workload order; distinct keys are
- * independent), when a primary-key update comes (a single {@code UPDATE} of its own, one update
- * event in the binlog), at {@link #ROWS_PER_STATEMENT}, and at {@link #flush()}.
+ * few hundred changes instead of one per change. Each key's changes must reach the server in
+ * workload order; distinct keys are independent. So the changes are laid out in layers: a change
+ * goes into the layer after the one holding its key's previous change, and a layer holds each key
+ * at most once — one multi-row {@code INSERT}, one {@code UPDATE … CASE} and one {@code DELETE …
+ * IN} per layer (in chunks of {@link #ROWS_PER_STATEMENT}), layers sent in order; a commit needs
+ * about as many layers as it changes one key, not one statement per change. A primary-key update
+ * stays a single {@code UPDATE} of its own (one update event in the binlog) in the layer after both
+ * its keys. The workload's last change goes into the last layer and its statement last, so that the
+ * binlog ends where the workload does.
  *
  * <p>Updates and deletes match their before images' keys and event ids, and a statement must match
  * all its rows: event ids are unique, so a row matches only the before image written for it, and a
@@ -35,6 +39,9 @@ final class MultiRowStatements implements AutoCloseable {
   /** Rows per statement: large enough to amortise the parse, small for the {@code CASE} scan. */
   static final int ROWS_PER_STATEMENT = 256;
 
+  /** Changes held before they are sent even without a flush: bounds the memory of a huge commit. */
+  private static final int MOST_PENDING = 20_000;
+
   private static final List<Column> COLUMNS = TableSchema.ORDERS.columns();
   private static final String KEY = "order_id";
   private static final String EVENT_ID = "event_id";
@@ -42,11 +49,12 @@ final class MultiRowStatements implements AutoCloseable {
   private final Connection connection;
   private final String table;
   private final PreparedStatement keyUpdate;
-  private final List<Row> inserts = new ArrayList<>();
-  private final List<SourceChange.Update> updates = new ArrayList<>();
-  private final List<SourceChange.Delete> deletes = new ArrayList<>();
-  private final Set<Long> keys = new HashSet<>();
+  private final List<Layer> layers = new ArrayList<>();
+  private final Map<Long, Integer> layerOfKey = new HashMap<>();
   private final Map<Integer, String> insertSql = new HashMap<>();
+  private @Nullable SourceChange lastChange;
+  private int pending;
+  private long added;
   private long statements;
 
   MultiRowStatements(Connection connection, String table) throws SQLException {
@@ -55,43 +63,29 @@ final class MultiRowStatements implements AutoCloseable {
     this.keyUpdate = connection.prepareStatement(keyUpdateSql());
   }
 
-  /** Adds a change, sending what is pending first when it touches a pending key. */
+  /** Adds a change to the layer after its key's previous one. */
   void add(SourceChange change) throws SQLException {
-    if (change instanceof SourceChange.Insert inserted) {
-      touch(key(inserted.after()));
-      inserts.add(inserted.after());
-    } else if (change instanceof SourceChange.Update updated) {
-      long before = key(updated.before());
-      if (before != key(updated.after())) {
-        flush();
-        updateKey(updated);
-        return;
-      }
-      touch(before);
-      updates.add(updated);
-    } else if (change instanceof SourceChange.Delete deleted) {
-      touch(key(deleted.before()));
-      deletes.add(deleted);
-    } else {
-      throw new IllegalArgumentException("Unknown change " + change);
+    if (lastChange != null) {
+      place(lastChange, false);
     }
-    if (inserts.size() + updates.size() + deletes.size() >= ROWS_PER_STATEMENT) {
+    lastChange = change;
+    if (++pending >= MOST_PENDING) {
       flush();
     }
   }
 
-  /** Sends every pending change. */
+  /** Sends every pending change, layer by layer. */
   void flush() throws SQLException {
-    if (!inserts.isEmpty()) {
-      insertAll();
+    if (lastChange != null) {
+      place(lastChange, true);
+      lastChange = null;
     }
-    if (!updates.isEmpty()) {
-      updateAll();
+    for (Layer layer : layers) {
+      layer.send();
     }
-    if (!deletes.isEmpty()) {
-      deleteAll();
-    }
-    keys.clear();
+    layers.clear();
+    layerOfKey.clear();
+    pending = 0;
   }
 
   /** Statements sent so far. */
@@ -99,14 +93,108 @@ final class MultiRowStatements implements AutoCloseable {
     return statements;
   }
 
-  private void touch(long key) throws SQLException {
-    if (!keys.add(key)) {
-      flush();
-      keys.add(key);
+  /** Puts a change into its layer; the workload's last change into the last one. */
+  private void place(SourceChange change, boolean last) {
+    List<Long> keys = keysOf(change);
+    int layer = 0;
+    for (long key : keys) {
+      Integer previous = layerOfKey.get(key);
+      if (previous != null) {
+        layer = Math.max(layer, previous + 1);
+      }
+    }
+    if (last) {
+      layer = Math.max(layer, layers.size() - 1);
+    }
+    while (layers.size() <= layer) {
+      layers.add(new Layer());
+    }
+    layers.get(layer).add(change, ++added);
+    for (long key : keys) {
+      layerOfKey.put(key, layer);
     }
   }
 
-  private void insertAll() throws SQLException {
+  private static List<Long> keysOf(SourceChange change) {
+    if (change instanceof SourceChange.Insert inserted) {
+      return List.of(key(inserted.after()));
+    }
+    if (change instanceof SourceChange.Update updated) {
+      long before = key(updated.before());
+      long after = key(updated.after());
+      return before == after ? List.of(before) : List.of(before, after);
+    }
+    if (change instanceof SourceChange.Delete deleted) {
+      return List.of(key(deleted.before()));
+    }
+    throw new IllegalArgumentException("Unknown change " + change);
+  }
+
+  /** Changes of distinct keys, sent as one statement per kind, the latest kind last. */
+  private final class Layer {
+    private final List<Row> inserts = new ArrayList<>();
+    private final List<SourceChange.Update> updates = new ArrayList<>();
+    private final List<SourceChange.Update> keyUpdates = new ArrayList<>();
+    private final List<SourceChange.Delete> deletes = new ArrayList<>();
+    private final long[] lastOfKind = new long[4];
+
+    void add(SourceChange change, long index) {
+      if (change instanceof SourceChange.Insert inserted) {
+        inserts.add(inserted.after());
+        lastOfKind[0] = index;
+      } else if (change instanceof SourceChange.Update updated) {
+        if (key(updated.before()) == key(updated.after())) {
+          updates.add(updated);
+          lastOfKind[1] = index;
+        } else {
+          keyUpdates.add(updated);
+          lastOfKind[2] = index;
+        }
+      } else {
+        deletes.add((SourceChange.Delete) change);
+        lastOfKind[3] = index;
+      }
+    }
+
+    void send() throws SQLException {
+      Integer[] order = {0, 1, 2, 3};
+      Arrays.sort(order, Comparator.comparingLong(kind -> lastOfKind[kind]));
+      for (int kind : order) {
+        switch (kind) {
+          case 0 -> {
+            for (List<Row> chunk : chunks(inserts)) {
+              insertAll(chunk);
+            }
+          }
+          case 1 -> {
+            for (List<SourceChange.Update> chunk : chunks(updates)) {
+              updateAll(chunk);
+            }
+          }
+          case 2 -> {
+            for (SourceChange.Update updated : keyUpdates) {
+              updateKey(updated);
+            }
+          }
+          default -> {
+            for (List<SourceChange.Delete> chunk : chunks(deletes)) {
+              deleteAll(chunk);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static <T> List<List<T>> chunks(List<T> items) {
+    List<List<T>> chunks = new ArrayList<>();
+    for (int from = 0; from < items.size(); from += ROWS_PER_STATEMENT) {
+      chunks.add(items.subList(from, Math.min(items.size(), from + ROWS_PER_STATEMENT)));
+    }
+    return chunks;
+  }
+
+  private void insertAll(List<Row> inserts) throws SQLException {
     String sql =
         insertSql.computeIfAbsent(
             inserts.size(),
@@ -126,14 +214,13 @@ final class MultiRowStatements implements AutoCloseable {
       insert.executeUpdate();
       statements++;
     }
-    inserts.clear();
   }
 
   /**
    * {@code UPDATE t SET c = CASE order_id WHEN ? THEN ? … END, … WHERE order_id IN (…) AND event_id
    * IN (…)}: one statement, one update event per row in the binlog.
    */
-  private void updateAll() throws SQLException {
+  private void updateAll(List<SourceChange.Update> updates) throws SQLException {
     int rows = updates.size();
     StringBuilder sql = new StringBuilder("UPDATE ").append(table).append(" SET ");
     List<String> assignments = new ArrayList<>();
@@ -165,10 +252,9 @@ final class MultiRowStatements implements AutoCloseable {
       requireAllMatched(update.executeUpdate(), "updates", beforeImages(updates));
       statements++;
     }
-    updates.clear();
   }
 
-  private void deleteAll() throws SQLException {
+  private void deleteAll(List<SourceChange.Delete> deletes) throws SQLException {
     int rows = deletes.size();
     try (PreparedStatement delete =
         connection.prepareStatement("DELETE FROM " + table + matchAll(rows))) {
@@ -177,7 +263,6 @@ final class MultiRowStatements implements AutoCloseable {
       requireAllMatched(delete.executeUpdate(), "deletes", before);
       statements++;
     }
-    deletes.clear();
   }
 
   private void updateKey(SourceChange.Update updated) throws SQLException {
@@ -274,9 +359,9 @@ final class MultiRowStatements implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    inserts.clear();
-    updates.clear();
-    deletes.clear();
+    layers.clear();
+    layerOfKey.clear();
+    lastChange = null;
     keyUpdate.close();
   }
 }
