@@ -1,5 +1,7 @@
 package io.reliabilitylab.runner;
 
+import static org.apiguardian.api.API.Status.INTERNAL;
+
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.RowKey;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * version stands for it, as in the changelog-completeness check); a delete only by a delete row,
  * since it carries the deleted image's event id.
  */
-final class LastEnvelopes {
+@API(status = INTERNAL)
+public final class LastEnvelopes {
 
   private static final int SAMPLE = 5;
 
@@ -55,12 +59,12 @@ final class LastEnvelopes {
   }
 
   /** The last envelope of each key in {@code expected} (in source-position order). */
-  static LastEnvelopes of(List<ChangeEvent> expected) {
+  public static LastEnvelopes of(List<ChangeEvent> expected) {
     return new LastEnvelopes(expected);
   }
 
   /** Ticks off the envelope {@code shown} stands for, if it is a key's last one. */
-  void seen(ChangeEvent shown) {
+  public void seen(ChangeEvent shown) {
     if (shown.op() == ChangeOp.DELETE) {
       deletes.remove(shown.eventId());
       trailingDeletes.remove(shown.eventId());
@@ -74,27 +78,27 @@ final class LastEnvelopes {
    * Whether the workload's end was shown: its last written event and the deletes after it. A sink
    * that shows its end but not every key's last envelope lost them, or has them still in flight.
    */
-  boolean endShown() {
+  public boolean endShown() {
     return (lastWritten == null || lastWrittenShown) && trailingDeletes.isEmpty();
   }
 
   /** Whether every key's last envelope was shown. */
-  boolean complete() {
+  public boolean complete() {
     return writes.isEmpty() && deletes.isEmpty();
   }
 
   /** How many keys' last envelopes were not shown yet. */
-  int missing() {
+  public int missing() {
     return writes.size() + deletes.size();
   }
 
   /** The keys expected. */
-  int keys() {
+  public int keys() {
     return keys;
   }
 
   /** A few of the envelopes not shown yet, e.g. {@code [u:42, d:7]}, for a timeout's message. */
-  List<String> sample() {
+  public List<String> sample() {
     return Stream.concat(
             writes.stream().sorted().map(id -> "c/u:" + id),
             deletes.stream().sorted().map(id -> ChangeOp.DELETE.code() + ":" + id))

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.record.EnvironmentInfo;
 import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.ChangelogWalk;
+import io.reliabilitylab.runner.LastEnvelopes;
 import io.reliabilitylab.runner.RowSetDiff;
 import io.reliabilitylab.runner.phase.Prepare;
 import io.reliabilitylab.runner.phase.RunningPipeline;
@@ -14,6 +15,7 @@ import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
 import io.reliabilitylab.source.mysql.WriteReport;
 import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Row;
@@ -31,6 +33,7 @@ import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
 import io.reliabilitylab.workload.WorkloadConfig;
 import io.reliabilitylab.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.oracle.Oracle;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -165,6 +168,8 @@ public final class Bench {
     private final Workload workload;
     private final List<SourceTransaction> throughputPart;
     private final List<SourceTransaction> backlogPart;
+    private final int split;
+    private final int backlogEnd;
     private final List<SourceTransaction> latencyPart;
     private BenchReport.@Nullable Sustain sustain;
 
@@ -184,8 +189,8 @@ public final class Bench {
                   .maxChangesPerTransaction(1)
                   .build());
       List<SourceTransaction> all = workload.transactions();
-      int split = transactionsHolding(all, events);
-      int backlogEnd = transactionsHolding(all, 2L * events);
+      this.split = transactionsHolding(all, events);
+      this.backlogEnd = transactionsHolding(all, 2L * events);
       this.throughputPart = all.subList(0, split);
       this.backlogPart = all.subList(split, backlogEnd);
       this.latencyPart = all.subList(backlogEnd, all.size());
@@ -262,7 +267,7 @@ public final class Bench {
         Instant writeAt = clock.instant();
         WriteReport captured = writer(0).write(throughputPart);
         long lastEventId = lastWrittenEventId(throughputPart);
-        Visible caughtUp = awaitVisible(tables, walk, lastEventId, (snapshot, event) -> {});
+        Visible caughtUp = awaitVisible(tables, walk, envelopes(0, split), (snapshot, event) -> {});
         Instant visible = caughtUp.at();
         double throughput = Stats.perSecond(captured.changes(), Duration.between(writeAt, visible));
         say(
@@ -367,12 +372,11 @@ public final class Bench {
         return new LatencyResult(Stats.latency(new long[0]), 0);
       }
       WriteReport written = writer(rate).write(writes);
-      long lastEventId = lastWrittenEventId(writes, 0);
       List<Long> latencies = new ArrayList<>(insertedAt.size());
       awaitVisible(
           tables,
           walk,
-          lastEventId,
+          envelopes(backlogEnd, backlogEnd + writes.size()),
           (snapshot, event) -> {
             Integer index = event.op() == ChangeOp.CREATE ? insertedAt.get(event.eventId()) : null;
             if (index != null) {
@@ -583,7 +587,7 @@ public final class Bench {
       job.awaitRunning(config.catchUpTimeout());
       Instant runningAt = clock.instant();
       Visible visible =
-          awaitVisible(tables, walk, lastWrittenEventId(backlogPart), (snapshot, event) -> {});
+          awaitVisible(tables, walk, envelopes(split, backlogEnd), (snapshot, event) -> {});
       Duration took = Duration.between(restoreAt, visible.at());
       double rate = Stats.perSecond(written.changes(), took);
       say(
@@ -600,6 +604,13 @@ public final class Bench {
           took.toMillis(),
           Stats.round(rate),
           null);
+    }
+
+    /** The changelog envelopes transactions {@code from} (inclusive) to {@code to} produce. */
+    private List<ChangeEvent> envelopes(int from, int to) {
+      List<ChangeEvent> upTo = Oracle.expect(workload.prefix(to)).events();
+      int before = from == 0 ? 0 : Oracle.expect(workload.prefix(from)).events().size();
+      return upTo.subList(Math.min(before, upTo.size()), upTo.size());
     }
 
     private static int parallelism(PipelineUnderTest pipeline) {
@@ -637,27 +648,44 @@ public final class Bench {
   }
 
   /**
-   * Waits until {@code eventId} is visible in both tables, walking each changelog snapshot once (so
-   * that {@code alsoVisit} sees every event of the walked snapshots) instead of scanning the whole
-   * changelog at every poll, which would compete with the pipeline for the CPU it measures.
+   * Waits until every key's last envelope in {@code envelopes} (one phase's changes) is visible in
+   * both tables — not only the last event written: a multi-row statement's rows reach the binlog in
+   * key order, and a Kafka source reads its partitions independently — walking each changelog
+   * snapshot once (so that {@code alsoVisit} sees every event of the walked snapshots) instead of
+   * scanning the whole changelog at every poll, which would compete with the pipeline for the CPU
+   * it measures.
    */
   private Visible awaitVisible(
-      TableAccess tables, ChangelogWalk walk, long eventId, ChangelogWalk.Visitor alsoVisit)
+      TableAccess tables,
+      ChangelogWalk walk,
+      List<ChangeEvent> envelopes,
+      ChangelogWalk.Visitor alsoVisit)
       throws Exception {
     Instant deadline = clock.instant().plus(config.catchUpTimeout());
+    LastEnvelopes pending = LastEnvelopes.of(envelopes);
     SnapshotInfo[] holding = new SnapshotInfo[1];
     ChangelogWalk.Visitor find =
         (snapshot, event) -> {
           alsoVisit.visit(snapshot, event);
-          if (holding[0] == null && event.eventId() == eventId && event.op() != ChangeOp.DELETE) {
+          pending.seen(event);
+          if (holding[0] == null && pending.complete()) {
             holding[0] = snapshot;
           }
         };
-    String progressSoFar = "no changelog snapshot holds event " + eventId;
     while (true) {
       if (holding[0] == null) {
-        walk.walk(find);
+        SnapshotInfo newest = walk.walk(find);
+        if (holding[0] == null && pending.complete() && newest != null) {
+          holding[0] = newest;
+        }
       }
+      String progressSoFar =
+          "the changelog lacks the last envelope of "
+              + pending.missing()
+              + " of the "
+              + pending.keys()
+              + " keys the phase changed, e.g. "
+              + pending.sample();
       if (holding[0] != null) {
         long checkpoint = checkpointOf(holding[0]);
         for (SnapshotInfo snapshot : tables.snapshots(tables.currentTable())) {
@@ -667,9 +695,7 @@ public final class Bench {
         }
         progressSoFar =
             tables.changelogTable()
-                + " holds event "
-                + eventId
-                + " since checkpoint "
+                + " holds the phase's changes since checkpoint "
                 + checkpoint
                 + ", but "
                 + tables.currentTable()
