@@ -82,6 +82,18 @@ public final class LastEnvelopes {
     return (lastWritten == null || lastWrittenShown) && trailingDeletes.isEmpty();
   }
 
+  /** What the workload's end still lacks, e.g. {@code event 42} or {@code 2 trailing deletes}. */
+  public String endMissing() {
+    List<String> missing = new java.util.ArrayList<>();
+    if (lastWritten != null && !lastWrittenShown) {
+      missing.add("event " + lastWritten);
+    }
+    if (!trailingDeletes.isEmpty()) {
+      missing.add("the " + trailingDeletes.size() + " deletes after it");
+    }
+    return String.join(" and ", missing);
+  }
+
   /** Whether every key's last envelope was shown. */
   public boolean complete() {
     return writes.isEmpty() && deletes.isEmpty();

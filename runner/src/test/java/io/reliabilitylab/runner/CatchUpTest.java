@@ -33,13 +33,7 @@ class CatchUpTest {
 
   @Test
   void aKeyWhoseEventsArriveAfterTheLastOneWrittenIsAwaited() throws Exception {
-    // the first commit holds everything but order 3 (its partition lagged), the second adds it
-    ScriptedTables tables =
-        new ScriptedTables(
-            List.of(
-                HISTORY.stream().filter(ORDER_3.negate()).toList(),
-                HISTORY.stream().filter(ORDER_3).toList()),
-            3);
+    ScriptedTables tables = orderThreeLagging();
 
     CatchUp.Point point = CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(20), clock());
 
@@ -50,12 +44,7 @@ class CatchUpTest {
 
   @Test
   void theLastEventAloneJudgesThatSinkOneCommitEarly() throws Exception {
-    ScriptedTables tables =
-        new ScriptedTables(
-            List.of(
-                HISTORY.stream().filter(ORDER_3.negate()).toList(),
-                HISTORY.stream().filter(ORDER_3).toList()),
-            3);
+    ScriptedTables tables = orderThreeLagging();
 
     CatchUp.Point point =
         CatchUp.await(
@@ -96,6 +85,22 @@ class CatchUpTest {
   }
 
   @Test
+  void aScenarioExpectedToLoseEventsIsJudgedAfterAShorterQuiet() throws Exception {
+    SteppingClock clock = new SteppingClock();
+    ScriptedTables tables =
+        new ScriptedTables(List.of(HISTORY.stream().filter(ORDER_3.negate()).toList()), 0)
+            .onListing(clock::step);
+
+    CatchUp.Point point =
+        CatchUp.awaitEveryKey(
+            tables, HISTORY, Duration.ofSeconds(20), Duration.ofSeconds(5), clock);
+
+    assertThat(Duration.between(SteppingClock.START, point.reachedAt()))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(5))
+        .isLessThan(Duration.ofSeconds(8));
+  }
+
+  @Test
   void aSinkThatDoesNotShowTheEndTimesOut() {
     SteppingClock clock = new SteppingClock();
     List<ChangeEvent> withoutTheLastWrite =
@@ -107,7 +112,8 @@ class CatchUpTest {
 
     assertThatThrownBy(() -> CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(20), clock))
         .isInstanceOf(WaitTimedOutException.class)
-        .hasMessageContaining("c/u:12");
+        .hasMessageContaining("c/u:12")
+        .hasMessageContaining("lacks event 12");
   }
 
   @Test
@@ -138,6 +144,15 @@ class CatchUpTest {
             () -> CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofMillis(300), clock()))
         .isInstanceOf(WaitTimedOutException.class)
         .hasMessageContaining("d:11");
+  }
+
+  /** The first commit holds everything but order 3 (its partition lagged), the second adds it. */
+  private static ScriptedTables orderThreeLagging() {
+    return new ScriptedTables(
+        List.of(
+            HISTORY.stream().filter(ORDER_3.negate()).toList(),
+            HISTORY.stream().filter(ORDER_3).toList()),
+        3);
   }
 
   private static Clock clock() {

@@ -24,6 +24,9 @@ public final class CatchUpPhase implements Phase {
   /** The catch-up deadline of a scenario expected to diverge (its lost events never arrive). */
   private static final Duration HAZARD_CATCH_UP = Duration.ofSeconds(20);
 
+  /** How long such a scenario's sink must append nothing, once it shows the workload's end. */
+  private static final Duration HAZARD_QUIET = Duration.ofSeconds(5);
+
   @Override
   public String name() {
     return "catch-up";
@@ -66,8 +69,8 @@ public final class CatchUpPhase implements Phase {
 
   /**
    * Waits until the sink holds {@code expected}, within the scenario's deadline: every key's last
-   * envelope, or, when {@code lossExpected}, only the last event written (the lost ones never
-   * arrive, and the checks are to name them).
+   * envelope, or, once it shows the workload's end, until nothing more arrives — briefly when
+   * {@code lossExpected} (the lost ones never arrive, and the checks are to name them).
    *
    * @throws WaitTimedOutException at the deadline, saying which table lagged
    */
@@ -76,7 +79,7 @@ public final class CatchUpPhase implements Phase {
     TableAccess tables = scenario.running().tables();
     Duration deadline = deadline(scenario.plan());
     return lossExpected
-        ? CatchUp.awaitLastEvent(tables, expected, deadline, scenario.clock())
+        ? CatchUp.awaitEveryKey(tables, expected.events(), deadline, HAZARD_QUIET, scenario.clock())
         : CatchUp.await(tables, expected, deadline, scenario.clock());
   }
 }
