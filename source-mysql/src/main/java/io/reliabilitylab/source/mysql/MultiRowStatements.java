@@ -55,7 +55,6 @@ final class MultiRowStatements implements AutoCloseable {
   private @Nullable SourceChange lastChange;
   private int pending;
   private long added;
-  private long statements;
 
   MultiRowStatements(Connection connection, String table) throws SQLException {
     this.connection = connection;
@@ -86,11 +85,6 @@ final class MultiRowStatements implements AutoCloseable {
     layers.clear();
     layerOfKey.clear();
     pending = 0;
-  }
-
-  /** Statements sent so far. */
-  long statements() {
-    return statements;
   }
 
   /** Puts a change into its layer; the workload's last change into the last one. */
@@ -212,7 +206,6 @@ final class MultiRowStatements implements AutoCloseable {
         parameter += COLUMNS.size();
       }
       insert.executeUpdate();
-      statements++;
     }
   }
 
@@ -250,7 +243,6 @@ final class MultiRowStatements implements AutoCloseable {
       }
       bindMatches(update, parameter, updates.stream().map(SourceChange.Update::before).toList());
       requireAllMatched(update.executeUpdate(), "updates", beforeImages(updates));
-      statements++;
     }
   }
 
@@ -261,7 +253,6 @@ final class MultiRowStatements implements AutoCloseable {
       List<Row> before = deletes.stream().map(SourceChange.Delete::before).toList();
       bindMatches(delete, 1, before);
       requireAllMatched(delete.executeUpdate(), "deletes", before);
-      statements++;
     }
   }
 
@@ -270,7 +261,6 @@ final class MultiRowStatements implements AutoCloseable {
     keyUpdate.setLong(COLUMNS.size() + 1, key(updated.before()));
     keyUpdate.setLong(COLUMNS.size() + 2, eventId(updated.before()));
     requireAllMatched(keyUpdate.executeUpdate(), "updates", List.of(updated.before()));
-    statements++;
   }
 
   private static String matchAll(int rows) {
