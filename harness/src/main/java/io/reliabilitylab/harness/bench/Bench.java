@@ -312,7 +312,10 @@ public final class Bench {
             latency.summary().samples());
 
         if (config.sustain() != null && mode == config.sustainMode()) {
-          sustain = sustain(tables, walk, lastWrittenEventId(latencyWrites, lastEventId));
+          // the backlog's event ids follow the throughput phase's: the sustain's come after both
+          long beforeLatency =
+              lastWrittenEventId(workload.transactions().subList(0, backlogEnd), lastEventId);
+          sustain = sustain(tables, walk, lastWrittenEventId(latencyWrites, beforeLatency));
         }
         return new BenchReport.Mode(
             alone.changes(),
