@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -58,8 +57,8 @@ public final class CatchUp {
 
   /**
    * Waits until the tables hold {@code lastEventId}, or, for an empty workload, until both tables
-   * have committed a snapshot. Enough only for a sink fed in one order (see {@link
-   * #awaitLastEvent}).
+   * have committed a snapshot. Enough only for a sink fed in one order: a multi-row statement or
+   * independent partitions can commit the last event before others (see {@link LastEnvelopes}).
    *
    * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
    */
@@ -167,24 +166,6 @@ public final class CatchUp {
       }
       Thread.sleep(POLL.toMillis());
     }
-  }
-
-  /**
-   * Waits only until the tables hold what {@code expected} ends with: its last written event and
-   * the deletes after it. For a scenario expected to lose events, whose lost events never arrive;
-   * any other judges too early when keys arrive out of their source order.
-   *
-   * @throws WaitTimedOutException at the deadline, saying which table lagged and where it was
-   */
-  public static Point awaitLastEvent(
-      TableAccess tables, Expectation expected, Duration timeout, Clock clock) throws Exception {
-    OptionalLong last = expected.lastWrittenEventId();
-    return await(
-        tables,
-        last.isPresent() ? last.getAsLong() : null,
-        expected.trailingDeletes(),
-        timeout,
-        clock);
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.RowKey;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -84,7 +85,7 @@ public final class LastEnvelopes {
 
   /** What the workload's end still lacks, e.g. {@code event 42} or {@code 2 trailing deletes}. */
   public String endMissing() {
-    List<String> missing = new java.util.ArrayList<>();
+    List<String> missing = new ArrayList<>();
     if (lastWritten != null && !lastWrittenShown) {
       missing.add("event " + lastWritten);
     }

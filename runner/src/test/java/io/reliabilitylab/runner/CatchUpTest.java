@@ -72,9 +72,7 @@ class CatchUpTest {
   @Test
   void aSinkThatShowsTheEndButLostAKeyIsJudgedOnceNothingMoreArrives() throws Exception {
     SteppingClock clock = new SteppingClock();
-    ScriptedTables tables =
-        new ScriptedTables(List.of(HISTORY.stream().filter(ORDER_3.negate()).toList()), 0)
-            .onListing(clock::step);
+    ScriptedTables tables = orderThreeNeverArrives(clock);
 
     CatchUp.Point point = CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(60), clock);
 
@@ -87,9 +85,7 @@ class CatchUpTest {
   @Test
   void aScenarioExpectedToLoseEventsIsJudgedAfterAShorterQuiet() throws Exception {
     SteppingClock clock = new SteppingClock();
-    ScriptedTables tables =
-        new ScriptedTables(List.of(HISTORY.stream().filter(ORDER_3.negate()).toList()), 0)
-            .onListing(clock::step);
+    ScriptedTables tables = orderThreeNeverArrives(clock);
 
     CatchUp.Point point =
         CatchUp.awaitEveryKey(
@@ -153,6 +149,12 @@ class CatchUpTest {
             HISTORY.stream().filter(ORDER_3.negate()).toList(),
             HISTORY.stream().filter(ORDER_3).toList()),
         3);
+  }
+
+  /** One commit holding everything but order 3, whose envelopes never arrive; time steps. */
+  private static ScriptedTables orderThreeNeverArrives(SteppingClock clock) {
+    return new ScriptedTables(List.of(HISTORY.stream().filter(ORDER_3.negate()).toList()), 0)
+        .onListing(clock::step);
   }
 
   private static Clock clock() {
