@@ -63,8 +63,39 @@ final class RowDiff {
 
   private RowDiff() {}
 
+  /** The counts of one diff and the SHA-256 digests of the rows it read on each side. */
+  record Tally(Counts counts, String expectedDigest, String actualDigest) {}
+
   /** Runs the diff, writing counts, digests and samples into the evidence. */
   static Counts diff(
+      Peeking<Row> expected,
+      Peeking<Row> actual,
+      TableSchema schema,
+      Sides sides,
+      Evidence.Builder evidence) {
+    Tally tally = compare(expected, actual, schema, sides, evidence);
+    record(tally.counts(), evidence);
+    evidence
+        .digest(sides.expectedDigest(), tally.expectedDigest())
+        .digest(sides.actualDigest(), tally.actualDigest());
+    return tally.counts();
+  }
+
+  /** Writes a diff's counts into the evidence. */
+  static void record(Counts counts, Evidence.Builder evidence) {
+    evidence
+        .count(EXPECTED_ROWS, counts.expectedRows())
+        .count(ACTUAL_ROWS, counts.actualRows())
+        .count(MISSING, counts.missing())
+        .count(UNEXPECTED, counts.unexpected())
+        .count(MISMATCHED, counts.mismatched())
+        .count(DUPLICATE_KEYS_EXPECTED, counts.duplicateKeysExpected())
+        .count(DUPLICATE_KEYS_ACTUAL, counts.duplicateKeysActual())
+        .count(DIFF_COUNT, counts.diffCount());
+  }
+
+  /** Runs the diff, writing only samples into the evidence; the caller records the rest. */
+  static Tally compare(
       Peeking<Row> expected,
       Peeking<Row> actual,
       TableSchema schema,
@@ -147,18 +178,7 @@ final class RowDiff {
             mismatched,
             duplicatesExpected,
             duplicatesActual);
-    evidence
-        .count(EXPECTED_ROWS, counts.expectedRows())
-        .count(ACTUAL_ROWS, counts.actualRows())
-        .count(MISSING, missing)
-        .count(UNEXPECTED, unexpected)
-        .count(MISMATCHED, mismatched)
-        .count(DUPLICATE_KEYS_EXPECTED, duplicatesExpected)
-        .count(DUPLICATE_KEYS_ACTUAL, duplicatesActual)
-        .count(DIFF_COUNT, counts.diffCount())
-        .digest(sides.expectedDigest(), expectedDigest.hex())
-        .digest(sides.actualDigest(), actualDigest.hex());
-    return counts;
+    return new Tally(counts, expectedDigest.hex(), actualDigest.hex());
   }
 
   private static EvidenceSample duplicateSample(Group group, String description, boolean expected) {

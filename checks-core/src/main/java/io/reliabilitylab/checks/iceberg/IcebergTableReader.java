@@ -8,6 +8,7 @@ import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.ColumnType;
+import io.reliabilitylab.spi.data.KeyRangeDigests;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.SourcePosition;
@@ -27,8 +28,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -42,8 +46,10 @@ import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads Iceberg tables at a snapshot into the lab's values, with Iceberg's generic reader, which
- * applies equality and position deletes. Uses no Flink class.
+ * Reads Iceberg tables at a snapshot into the lab's values, deletes applied. Uses no Flink class.
+ * Row sets of a table read its Parquet data files in parallel, each delete file once, and offer
+ * {@linkplain RowSet#keyRangeDigests key-range digests}; changelogs and other formats go through
+ * Iceberg's generic reader.
  *
  * <p>The {@code orders} methods ({@link #current}, {@link #changelog(Table, long)}) read the lab's
  * reference tables; {@link #tableSchema}, {@link #rows} and {@link #changelog(Table, long,
@@ -127,11 +133,66 @@ public final class IcebergTableReader {
 
       @Override
       public CloseableIterator<Row> open() {
-        return iterate(
-            () -> IcebergGenerics.read(table).useSnapshot(snapshotId).select(names).build(),
-            record -> row(schema, record));
+        ParallelScan scan =
+            new ParallelScan(
+                table,
+                snapshotId,
+                table.schema().select(names),
+                Expressions.alwaysTrue(),
+                new ParallelScan.CachedDeletes(table.io()));
+        Optional<List<FileScanTask>> tasks = scan.plan();
+        if (tasks.isEmpty()) {
+          scan.close();
+          return iterate(
+              () -> IcebergGenerics.read(table).useSnapshot(snapshotId).select(names).build(),
+              record -> row(schema, record));
+        }
+        CloseableIterator<Row> rows = scan.records(tasks.get(), record -> row(schema, record));
+        return new CloseableIterator<>() {
+          @Override
+          public boolean hasNext() {
+            return rows.hasNext();
+          }
+
+          @Override
+          public Row next() {
+            return rows.next();
+          }
+
+          @Override
+          public void close() {
+            rows.close();
+            scan.close();
+          }
+        };
+      }
+
+      @Override
+      public Optional<KeyRangeDigests> keyRangeDigests() {
+        return IcebergDigests.open(table, snapshotId, schema);
       }
     };
+  }
+
+  /**
+   * Reads every record of the snapshot's Parquet data files as stored, in parallel, deletes not
+   * applied, and returns how many there were: the floor a read of the table's rows is measured
+   * against. Empty when a data file is not Parquet.
+   */
+  public static OptionalLong rawDataFileRecords(Table table, long snapshotId, TableSchema schema) {
+    Objects.requireNonNull(table, "table");
+    requireSnapshot(table, snapshotId);
+    List<String> names = schema.columns().stream().map(Column::name).toList();
+    try (ParallelScan scan =
+        new ParallelScan(
+            table,
+            snapshotId,
+            table.schema().select(names),
+            Expressions.alwaysTrue(),
+            new ParallelScan.CachedDeletes(table.io()))) {
+      Optional<List<FileScanTask>> tasks = scan.plan();
+      return tasks.isEmpty() ? OptionalLong.empty() : OptionalLong.of(scan.countRaw(tasks.get()));
+    }
   }
 
   /**

@@ -2,6 +2,10 @@ package io.reliabilitylab.harness.bench;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.checks.SnapshotDiffCheck;
+import io.reliabilitylab.checks.iceberg.IcebergTableReader;
+import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
+import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.record.EnvironmentInfo;
 import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.ChangelogWalk;
@@ -20,9 +24,11 @@ import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
@@ -57,7 +63,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -281,15 +290,24 @@ public final class Bench {
 
         // 4. Reconciliation speed at the caught-up snapshot.
         BenchReport.Reconciliation reconciliation =
-            reconcile(pipeline, tables.current(caughtUp.current().snapshotId()));
+            reconcile(
+                pipeline,
+                tables.current(caughtUp.current().snapshotId()),
+                () -> rawParquetRecords(pipeline, caughtUp.current().snapshotId()));
         say(
             label
-                + "reconciliation: %d rows, snapshot-diff %.0f rows/s (%s), plain read %.0f"
-                + " rows/s",
+                + "reconciliation: %d rows, snapshot-diff %.0f rows/s (%s, %s), plain read %.0f"
+                + " rows/s (source %d ms, sink %d ms), raw Parquet read of the sink's %d"
+                + " data-file records %d ms",
             reconciliation.rows(),
             reconciliation.snapshotDiffRowsPerS(),
             reconciliation.verdict(),
-            reconciliation.plainReadRowsPerS());
+            reconciliation.method(),
+            reconciliation.plainReadRowsPerS(),
+            reconciliation.plainReadSourceMs(),
+            reconciliation.plainReadSinkMs(),
+            reconciliation.rawParquetRecords(),
+            reconciliation.rawParquetMs());
 
         // 5. The pipeline's own ceiling: a backlog written while the job was stopped.
         BenchReport.Backlog backlog = backlog(pipeline, job, tables, walk);
@@ -534,8 +552,8 @@ public final class Bench {
           lags);
     }
 
-    private BenchReport.Reconciliation reconcile(PipelineUnderTest pipeline, RowSet sink)
-        throws Exception {
+    private BenchReport.Reconciliation reconcile(
+        PipelineUnderTest pipeline, RowSet sink, LongSupplier rawRead) throws Exception {
       RowSet sourceRows = SourceRowReader.orders(source);
       // A first plain read warms both readers (classes, JIT, caches); the measured plain read comes
       // after the check, so neither of the two measured passes starts cold.
@@ -550,6 +568,8 @@ public final class Bench {
       long sourceRead = System.nanoTime();
       drain(sink);
       long sinkRead = System.nanoTime();
+      long rawRecords = rawRead.getAsLong();
+      long rawReadAt = System.nanoTime();
       Duration plain = Duration.ofNanos(sinkRead - started);
       double diffRate = Stats.perSecond(rows, checked);
       double plainRate = Stats.perSecond(rows, plain);
@@ -562,7 +582,31 @@ public final class Bench {
           plainRate,
           Stats.ratio(diffRate, plainRate),
           Duration.ofNanos(sourceRead - started).toMillis(),
-          Duration.ofNanos(sinkRead - sourceRead).toMillis());
+          Duration.ofNanos(sinkRead - sourceRead).toMillis(),
+          diff.evidence().facts().getOrDefault(SnapshotDiffCheck.METHOD, "unknown"),
+          rawRecords,
+          Duration.ofNanos(rawReadAt - sinkRead).toMillis(),
+          rawRecords < 0 ? 0 : Stats.ratio(rawReadAt - sinkRead, sinkRead - sourceRead));
+    }
+
+    /**
+     * Reads the sink snapshot's data files as stored (no deletes applied): the floor of a read of
+     * its rows. -1 when the warehouse is not a local Hadoop catalog or a file is not Parquet.
+     */
+    private long rawParquetRecords(PipelineUnderTest pipeline, long snapshotId) {
+      String path = pipeline.effectiveConfiguration().get(LabOptions.WAREHOUSE_PATH);
+      if (path == null) {
+        return -1;
+      }
+      try (IcebergWarehouse warehouse = IcebergWarehouse.open(Path.of(path))) {
+        Table current =
+            warehouse.load(TableIdentifier.of(OrdersTables.NAMESPACE, OrdersTables.CURRENT));
+        return IcebergTableReader.rawDataFileRecords(current, snapshotId, TableSchema.ORDERS)
+            .orElse(-1);
+      } catch (RuntimeException e) {
+        say("reconciliation: no raw Parquet read (%s)", e.getMessage());
+        return -1;
+      }
     }
 
     /**

@@ -137,7 +137,8 @@ public record BenchReport(
 
   /**
    * Reconciliation speed: the snapshot-diff check of the source against the sink's current table at
-   * the caught-up snapshot, against just reading both.
+   * the caught-up snapshot, against just reading both, and the sink's read against a raw read of
+   * its Parquet files.
    *
    * @param rows rows in the source table (the sink's table holds as many when they match)
    * @param verdict the snapshot-diff verdict, {@code PASSED} when the sink matched
@@ -148,6 +149,10 @@ public record BenchReport(
    * @param ratio the check's rate over the plain read's
    * @param plainReadSourceMs the plain read's time spent reading the source
    * @param plainReadSinkMs the plain read's time spent reading the sink's current table
+   * @param method how the check compared: {@code digest-and-bisect} or the full diff and why
+   * @param rawParquetRecords records in the sink snapshot's data files, deleted ones included
+   * @param rawParquetMs how long reading those files as stored took (no deletes applied)
+   * @param sinkToRaw the raw read's time over the plain read of the sink's table (1 = as fast)
    */
   @API(status = EXPERIMENTAL)
   public record Reconciliation(
@@ -159,7 +164,11 @@ public record BenchReport(
       double plainReadRowsPerS,
       double ratio,
       long plainReadSourceMs,
-      long plainReadSinkMs) {}
+      long plainReadSinkMs,
+      String method,
+      long rawParquetRecords,
+      long rawParquetMs,
+      double sinkToRaw) {}
 
   /**
    * The sustain phase: a fixed rate offered for a duration, with the lag sampled once a second.

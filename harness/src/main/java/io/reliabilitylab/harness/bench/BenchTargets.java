@@ -23,6 +23,7 @@ public final class BenchTargets {
   private static final long P99_MS = 2_000;
   private static final double RECONCILE_ROWS_PER_S = 1_000_000;
   private static final double RECONCILE_TO_PLAIN = 0.7;
+  private static final double SINK_READ_TO_RAW = 0.7;
   private static final long HEAP_BYTES = 2L << 30;
 
   private BenchTargets() {}
@@ -88,6 +89,15 @@ public final class BenchTargets {
               plain));
       targets.add(
           atLeast(mode, "reconciliation / plain read", r.ratio(), RECONCILE_TO_PLAIN, plain));
+      if (r.rawParquetRecords() >= 0) {
+        targets.add(
+            atLeast(
+                mode,
+                "plain sink read / raw Parquet read",
+                r.sinkToRaw(),
+                SINK_READ_TO_RAW,
+                "raw read of " + r.rawParquetRecords() + " records " + r.rawParquetMs() + " ms"));
+      }
     }
     targets.add(atMost("all", "peak heap, bytes", report.peakHeapBytes(), HEAP_BYTES));
     return targets;

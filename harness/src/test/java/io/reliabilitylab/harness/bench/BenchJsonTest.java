@@ -33,7 +33,19 @@ class BenchJsonTest {
         25_900.0,
         new BenchReport.Latency(900, 1_800, 2_100, 33_000),
         new BenchReport.Reconciliation(
-            70_000, "PASSED", 140, 500_000.0, 100, 700_000.0, 0.714, 40, 60));
+            70_000,
+            "PASSED",
+            140,
+            500_000.0,
+            100,
+            700_000.0,
+            0.714,
+            40,
+            60,
+            "digest-and-bisect",
+            90_000,
+            50,
+            0.833));
   }
 
   static BenchReport report(BenchReport.Sustain sustain) {
@@ -102,7 +114,11 @@ class BenchJsonTest {
             "plain_read_rows_per_s",
             "ratio",
             "plain_read_source_ms",
-            "plain_read_sink_ms");
+            "plain_read_sink_ms",
+            "method",
+            "raw_parquet_records",
+            "raw_parquet_ms",
+            "sink_to_raw");
     assertThat(batched.get("ratio_to_source").asDouble()).isEqualTo(0.867);
     assertThat(json.get("environment").get("cpu_count").asInt()).isPositive();
     assertThat(json.get("environment").has("memory_bytes")).isTrue();

@@ -2,6 +2,7 @@ package io.reliabilitylab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.record.ExitCode;
@@ -116,6 +117,11 @@ class ReconcileCommandIT {
               .findFirst()
               .orElseThrow();
       assertThat(diff.verdict()).isEqualTo(Verdict.FAILED);
+      // MariaDB digested in SQL, Iceberg over its data files: only the differing buckets read.
+      assertThat(diff.evidence().facts())
+          .containsEntry(SnapshotDiffCheck.METHOD, SnapshotDiffCheck.DIGEST_AND_BISECT);
+      assertThat(Long.parseLong(diff.evidence().facts().get("differing_buckets")))
+          .isBetween(1L, 2L);
       assertThat(diff.evidence().count("missing")).isEqualTo(1);
       assertThat(diff.evidence().count("mismatched")).isEqualTo(1);
       assertThat(diff.evidence().count("unexpected")).isZero();

@@ -3,6 +3,7 @@ package io.reliabilitylab.source.mysql;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.data.CloseableIterator;
+import io.reliabilitylab.spi.data.KeyRangeDigests;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.TableSchema;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -95,6 +97,15 @@ public final class SourceRowReader implements RowSet {
       closeQuietly(connection);
       throw failure(e);
     }
+  }
+
+  /**
+   * Digests computed by the server in SQL, for a table whose key is one integral column and whose
+   * columns SQL can write in canonical form, on MariaDB 10.8 or later; empty otherwise.
+   */
+  @Override
+  public Optional<KeyRangeDigests> keyRangeDigests() {
+    return SourceDigests.open(source, schema, table, description());
   }
 
   private IllegalStateException failure(SQLException e) {

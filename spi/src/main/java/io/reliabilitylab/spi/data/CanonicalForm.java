@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -65,6 +67,25 @@ public final class CanonicalForm {
   /** The canonical line of a row as UTF-8 bytes. */
   public static byte[] bytes(Row row) {
     return line(row).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A 64-bit hash of the row's canonical line: its CRC-32 in the high half and its CRC-32C in the
+   * low half. Both are computed as cheaply by a database ({@code CRC32()}, {@code CRC32C()} in
+   * MariaDB) as by the JDK, so that a table's {@link BucketDigest}s can be computed where it lives.
+   * Not a cryptographic hash: it guards against accidents, not against an adversary.
+   */
+  public static long rowHash(Row row) {
+    return rowHash(bytes(row));
+  }
+
+  /** {@link #rowHash(Row)} of a canonical line's UTF-8 bytes. */
+  public static long rowHash(byte[] line) {
+    CRC32 high = new CRC32();
+    high.update(line);
+    CRC32C low = new CRC32C();
+    low.update(line);
+    return (high.getValue() << 32) | low.getValue();
   }
 
   /** SHA-256 of text, as lower-case hex. */

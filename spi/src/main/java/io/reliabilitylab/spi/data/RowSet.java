@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.data;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +21,15 @@ public interface RowSet {
 
   /** Reads the rows; the caller closes the iterator. */
   CloseableIterator<Row> open();
+
+  /**
+   * Opens digests of this set computed where its rows live, when it offers them (its key is one
+   * integral column and its store can digest key ranges); empty otherwise, and then a comparison
+   * reads every row. The caller closes the digests.
+   */
+  default Optional<KeyRangeDigests> keyRangeDigests() {
+    return Optional.empty();
+  }
 
   /** An in-memory row set. */
   static RowSet of(TableSchema schema, String description, List<Row> rows) {
