@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -45,6 +46,7 @@ final class IcebergDigests implements KeyRangeDigests {
   private final ParallelScan.CachedDeletes deletes;
   private final long snapshotId;
   private final Schema projection;
+  private final Function<Record, Row> toRow;
 
   private IcebergDigests(
       Table table,
@@ -62,6 +64,7 @@ final class IcebergDigests implements KeyRangeDigests {
     this.all = all;
     this.tasks = tasks;
     this.keyIndex = schema.keyIndexes()[0];
+    this.toRow = IcebergTableReader.rowsOf(schema);
     this.key = schema.columns().get(keyIndex).name();
   }
 
@@ -75,7 +78,7 @@ final class IcebergDigests implements KeyRangeDigests {
       return Optional.empty();
     }
     Schema projection = table.schema().select(names(schema));
-    ParallelScan.CachedDeletes deletes = new ParallelScan.CachedDeletes(table.io());
+    ParallelScan.CachedDeletes deletes = new ParallelScan.CachedDeletes(table, snapshotId);
     ParallelScan all =
         new ParallelScan(table, snapshotId, projection, Expressions.alwaysTrue(), deletes);
     Optional<List<FileScanTask>> tasks = all.plan();
@@ -161,7 +164,7 @@ final class IcebergDigests implements KeyRangeDigests {
                 for (Record record : records) {
                   long k = keyOf(record);
                   if (range.contains(k)) {
-                    Row row = IcebergTableReader.row(schema, record);
+                    Row row = toRow.apply(record);
                     sums.add(Long.divideUnsigned(k - range.first(), width), row);
                   }
                 }
@@ -188,7 +191,7 @@ final class IcebergDigests implements KeyRangeDigests {
               int at = Arrays.binarySearch(firsts, k);
               int candidate = at >= 0 ? at : -at - 2;
               return candidate >= 0 && sorted.get(candidate).contains(k)
-                  ? IcebergTableReader.row(schema, record)
+                  ? toRow.apply(record)
                   : null;
             });
     return new CloseableIterator<>() {

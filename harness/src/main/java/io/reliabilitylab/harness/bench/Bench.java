@@ -293,7 +293,7 @@ public final class Bench {
             reconcile(
                 pipeline,
                 tables.current(caughtUp.current().snapshotId()),
-                () -> rawParquetRecords(pipeline, caughtUp.current().snapshotId()));
+                () -> rawParquetRecords(caughtUp.current().snapshotId()));
         say(
             label
                 + "reconciliation: %d rows, snapshot-diff %.0f rows/s (%s, %s), plain read %.0f"
@@ -593,12 +593,23 @@ public final class Bench {
      * Reads the sink snapshot's data files as stored (no deletes applied): the floor of a read of
      * its rows. -1 when the warehouse is not a local Hadoop catalog or a file is not Parquet.
      */
-    private long rawParquetRecords(PipelineUnderTest pipeline, long snapshotId) {
-      String path = pipeline.effectiveConfiguration().get(LabOptions.WAREHOUSE_PATH);
-      if (path == null) {
+    private long rawParquetRecords(long snapshotId) {
+      // The warehouse the bench's configuration gave the pipeline (RunningPipeline.configuration).
+      Path path =
+          Path.of(
+              RunningPipeline.configuration(
+                      source,
+                      OrdersTable.DEFAULT_NAME,
+                      directory,
+                      config.pipelineOptions(),
+                      JobSubmittedListener.NONE)
+                  .options()
+                  .get(LabOptions.WAREHOUSE_PATH));
+      if (!Files.isDirectory(path)) {
+        say("reconciliation: no raw Parquet read (no local warehouse at %s)", path);
         return -1;
       }
-      try (IcebergWarehouse warehouse = IcebergWarehouse.open(Path.of(path))) {
+      try (IcebergWarehouse warehouse = IcebergWarehouse.open(path)) {
         Table current =
             warehouse.load(TableIdentifier.of(OrdersTables.NAMESPACE, OrdersTables.CURRENT));
         return IcebergTableReader.rawDataFileRecords(current, snapshotId, TableSchema.ORDERS)
