@@ -206,7 +206,16 @@ final class DigestBisect {
 
   /** Runs one query on both sides at once: the two stores work in parallel. */
   private <T> List<T> both(Function<KeyRangeDigests, T> query) {
-    CompletableFuture<T> other = CompletableFuture.supplyAsync(() -> query.apply(actual));
+    // A thread of its own rather than the common pool, which a 2-core machine sizes to one thread
+    // that anything else in the JVM may hold.
+    CompletableFuture<T> other =
+        CompletableFuture.supplyAsync(
+            () -> query.apply(actual),
+            runnable -> {
+              Thread thread = new Thread(runnable, "srl-digest-actual");
+              thread.setDaemon(true);
+              thread.start();
+            });
     T mine = query.apply(expected);
     try {
       return List.of(mine, other.join());

@@ -136,6 +136,7 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchConfig config = config();
+    OutputDirectory.require(spec, out);
     PipelineProvider provider =
         Discovered.pipelines(pluginClassLoader).requireNoProblems().get(pipeline);
     PrintWriter printer = spec.commandLine().getOut();

@@ -77,6 +77,7 @@ final class ExploreCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OutputDirectory.require(spec, draws.out);
     ExploreSettings settings;
     try {
       settings =

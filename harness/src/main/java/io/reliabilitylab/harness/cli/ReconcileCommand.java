@@ -137,6 +137,7 @@ final class ReconcileCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DeliverySemantics deliverySemantics = parseSemantics();
     TableIdentifier tableId = parseTableId();
+    OutputDirectory.require(spec, out);
     SourceDatabase source = sourceOptions.open(spec);
     try (source) {
       return reconcile(source, tableId, deliverySemantics);

@@ -67,6 +67,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    OutputDirectory.require(spec, draws.out);
     Path file = Path.of(caseOrSeed);
     if (Files.isRegularFile(file)) {
       return replayFile(file);

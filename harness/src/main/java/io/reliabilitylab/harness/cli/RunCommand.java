@@ -114,6 +114,7 @@ final class RunCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--events must be >= 0, got " + events + ".");
     }
+    OutputDirectory.require(spec, out);
     Discovered<PipelineProvider> pipelines =
         Discovered.pipelines(pluginClassLoader).requireNoProblems();
     // An unknown pipeline is refused here, with the discovered ones listed, before anything runs.

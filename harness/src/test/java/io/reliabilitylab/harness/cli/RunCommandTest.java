@@ -3,7 +3,15 @@ package io.reliabilitylab.harness.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.record.ExitCode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code run}'s argument errors: each is one line on stderr with exit code 2, found before any
@@ -20,6 +28,30 @@ class RunCommandTest {
         .asString()
         .contains("nope")
         .contains("Available pipelines: test-pipeline");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"run", "bench", "explore", "replay"})
+  void anOutputDirectoryThatCannotBeCreatedIsRefusedBeforeAnythingStarts(
+      String command, @TempDir Path temp) throws IOException {
+    Path file = Files.writeString(temp.resolve("a-file"), "not a directory");
+    for (String out :
+        List.of("/proc/forbidden", file.toString(), file.resolve("below").toString())) {
+      List<String> arguments = new ArrayList<>(List.of(command, "--out", out));
+      if (command.equals("replay")) {
+        arguments.add("7");
+      }
+      ReliabilityLabTest.Run run =
+          ReliabilityLabTest.run("valid", arguments.toArray(String[]::new));
+      assertThat(run.exitCode()).as(out).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+      assertThat(run.errLines())
+          .as(out)
+          .singleElement()
+          .asString()
+          .contains("--out " + out + " cannot be used: ")
+          .contains("choose a directory you can write to")
+          .doesNotContain("Exception:");
+    }
   }
 
   @Test

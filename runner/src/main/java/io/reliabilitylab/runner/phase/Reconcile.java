@@ -8,6 +8,7 @@ import io.reliabilitylab.runner.RowSetDiff;
 import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.EvidenceSample;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.data.DeliverySemantics;
@@ -32,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  */
 @API(status = INTERNAL)
 public final class Reconcile implements Phase {
+
+  /** Differing keys the source self-check's message names; the rest are counted. */
+  private static final int SELF_CHECK_KEYS = 5;
 
   @Override
   public String name() {
@@ -92,6 +96,7 @@ public final class Reconcile implements Phase {
           List.of(),
           "the source table does not hold the workload the oracle expects ("
               + sourceMatchesOracle.summary()
+              + differingKeys(sourceMatchesOracle)
               + "): another writer changed it, or the source is misconfigured");
     }
     CheckContext context =
@@ -106,6 +111,22 @@ public final class Reconcile implements Phase {
             .workDirectory(spill)
             .build();
     return new Result(runChecks(scenario, context, label), null);
+  }
+
+  /** The first differing keys of a diff, e.g. {@code "; unexpected order_id=7"}, capped. */
+  static String differingKeys(CheckResult diff) {
+    List<String> keys = new ArrayList<>();
+    for (EvidenceSample sample : diff.evidence().samples()) {
+      if (keys.size() == SELF_CHECK_KEYS) {
+        break;
+      }
+      keys.add(sample.kind() + " " + sample.subject());
+    }
+    if (keys.isEmpty()) {
+      return "";
+    }
+    long more = diff.evidence().count("diff_count") - keys.size();
+    return "; " + String.join(", ", keys) + (more > 0 ? " and " + more + " more" : "");
   }
 
   private static List<CheckResult> runChecks(
