@@ -136,11 +136,11 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchConfig config = config();
-    OutputDirectory.require(spec, out);
     PipelineProvider provider =
         Discovered.pipelines(pluginClassLoader).requireNoProblems().get(pipeline);
     PrintWriter printer = spec.commandLine().getOut();
     PrintWriter progress = spec.commandLine().getErr();
+    OutputDirectory.require(spec, out);
     try (SourceDatabase source = sourceOptions.open()) {
       progress.printf("bench: %s on %s (%s)%n", pipeline, source.kind(), source.jdbcUrl());
       progress.flush();

@@ -114,7 +114,6 @@ final class RunCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--events must be >= 0, got " + events + ".");
     }
-    OutputDirectory.require(spec, out);
     Discovered<PipelineProvider> pipelines =
         Discovered.pipelines(pluginClassLoader).requireNoProblems();
     // An unknown pipeline is refused here, with the discovered ones listed, before anything runs.
@@ -146,6 +145,7 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    OutputDirectory.require(spec, out);
     try (SourceDatabase source = sourceOptions.open()) {
       SuiteResult result = suite.run(source);
       printer.flush();
