@@ -40,6 +40,8 @@ class RunCommandTest {
       List<String> arguments = new ArrayList<>(List.of(command, "--out", out));
       if (command.equals("replay")) {
         arguments.add("7");
+      } else {
+        arguments.addAll(List.of("--pipeline", "test-pipeline"));
       }
       ReliabilityLabTest.Run run =
           ReliabilityLabTest.run("valid", arguments.toArray(String[]::new));
