@@ -83,7 +83,8 @@ public final class RunRecordReader {
     return records;
   }
 
-  private static boolean isRecordFile(Path file) {
+  /** Whether a file's name is that of a run record: {@code <run_id>.json}. */
+  public static boolean isRecordFile(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(".json") && RunId.isValid(name.substring(0, name.length() - 5));
   }

@@ -99,6 +99,7 @@ public final class Dashboard {
         .append(
             "<label><input type=\"checkbox\" id=\"failed-only\"> show only runs that did not"
                 + " pass</label></p></header>\n<main>\n");
+    unreadable(page, runs);
     suites(page, runs);
     page.append("<section class=\"runs\">\n");
     for (RunRecord run : runs.runs()) {
@@ -117,6 +118,19 @@ public final class Dashboard {
         .append(PageAssets.MEASURE)
         .append("</script>\n</body>\n</html>\n");
     return page.toString();
+  }
+
+  private static void unreadable(StringBuilder page, RunDirectory runs) {
+    if (runs.unreadable().isEmpty()) {
+      return;
+    }
+    page.append("<section class=\"unreadable\"><h2>Unreadable files</h2><p>")
+        .append(runs.unreadable().size())
+        .append(" file(s) in this directory could not be read and are not shown:</p><ul>");
+    for (String file : runs.unreadable()) {
+      page.append("<li><code>").append(escape(file)).append("</code></li>");
+    }
+    page.append("</ul></section>\n");
   }
 
   private static void suites(StringBuilder page, RunDirectory runs) {

@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.record.SuiteSummary;
+import io.reliabilitylab.spi.Failures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +25,23 @@ import org.apiguardian.api.API;
  * @param directory the directory they were read from
  * @param runs the run records, oldest first
  * @param suites the suite summaries, oldest first
+ * @param unreadable files that looked like records or summaries but could not be read, each with
+ *     why ({@code "20261201T...json: not valid JSON ..."}): shown, never fatal
  */
 @API(status = EXPERIMENTAL)
-public record RunDirectory(Path directory, List<RunRecord> runs, List<SuiteSummary> suites) {
+public record RunDirectory(
+    Path directory, List<RunRecord> runs, List<SuiteSummary> suites, List<String> unreadable) {
 
   public RunDirectory {
     Objects.requireNonNull(directory, "directory");
     runs = List.copyOf(runs);
     suites = List.copyOf(suites);
+    unreadable = List.copyOf(unreadable);
+  }
+
+  /** A directory whose every file could be read. */
+  public RunDirectory(Path directory, List<RunRecord> runs, List<SuiteSummary> suites) {
+    this(directory, runs, suites, List.of());
   }
 
   /**
@@ -47,25 +57,37 @@ public record RunDirectory(Path directory, List<RunRecord> runs, List<SuiteSumma
           directory
               + " is not a directory; pass the --out directory of a 'run' (default lab-runs)");
     }
-    List<RunRecord> runs = RunRecordReader.readDirectory(directory);
-    if (runs.isEmpty()) {
-      throw new IOException(
-          directory + " holds no run record (<run_id>.json); pass the --out directory of a 'run'");
-    }
-    List<Path> suiteFiles;
+    List<Path> files;
     try (Stream<Path> listing = Files.list(directory)) {
-      suiteFiles =
+      files =
           listing
               .filter(Files::isRegularFile)
-              .filter(RunDirectory::isSuiteFile)
               .sorted(Comparator.comparing(path -> path.getFileName().toString()))
               .toList();
     }
+    List<RunRecord> runs = new ArrayList<>();
     List<SuiteSummary> suites = new ArrayList<>();
-    for (Path file : suiteFiles) {
-      suites.add(RunRecordReader.readSuite(file));
+    List<String> unreadable = new ArrayList<>();
+    for (Path file : files) {
+      try {
+        if (isSuiteFile(file)) {
+          suites.add(RunRecordReader.readSuite(file));
+        } else if (RunRecordReader.isRecordFile(file)) {
+          runs.add(RunRecordReader.read(file));
+        }
+      } catch (IOException | RuntimeException e) {
+        // One damaged file (a lab killed mid-write, a hand edit) must not hide the others.
+        unreadable.add(file.getFileName() + ": " + Failures.oneLine(e.getMessage()));
+      }
     }
-    return new RunDirectory(directory, runs, suites);
+    if (runs.isEmpty()) {
+      throw new IOException(
+          directory
+              + " holds no readable run record (<run_id>.json)"
+              + (unreadable.isEmpty() ? "" : "; unreadable: " + String.join("; ", unreadable))
+              + "; pass the --out directory of a 'run'");
+    }
+    return new RunDirectory(directory, runs, suites, unreadable);
   }
 
   private static boolean isSuiteFile(Path file) {

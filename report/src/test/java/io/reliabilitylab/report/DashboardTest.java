@@ -1,7 +1,9 @@
 package io.reliabilitylab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -45,6 +47,36 @@ class DashboardTest {
         .contains(
             org.assertj.core.groups.Tuple.tuple(DashboardSamples.FAILING + ".json", "4"),
             org.assertj.core.groups.Tuple.tuple(DashboardSamples.PASSING + ".json", "0"));
+  }
+
+  @Test
+  void anUnreadableRecordIsNamedAndTheOthersAreShown() throws Exception {
+    // A record cut off mid-write, and a suite summary that is not JSON at all.
+    String cut = Files.readString(directory.resolve(DashboardSamples.FAILING + ".json"));
+    Files.writeString(directory.resolve("20261201T000000Z-0000dead.json"), cut.substring(0, 200));
+    Files.writeString(directory.resolve("suite-broken.json"), "not json");
+
+    RunDirectory read = RunDirectory.read(directory);
+    String shown = Dashboard.render(read);
+
+    assertThat(read.runs()).hasSameSizeAs(runs.runs());
+    assertThat(read.suites()).hasSameSizeAs(runs.suites());
+    assertThat(read.unreadable())
+        .hasSize(2)
+        .anySatisfy(line -> assertThat(line).startsWith("20261201T000000Z-0000dead.json: "))
+        .anySatisfy(line -> assertThat(line).startsWith("suite-broken.json: "));
+    assertThat(shown)
+        .contains("<h2>Unreadable files</h2>")
+        .contains("<code>20261201T000000Z-0000dead.json: ")
+        .contains(runSection(DashboardSamples.PASSING).substring(0, 60));
+  }
+
+  @Test
+  void aDirectoryOfOnlyUnreadableRecordsSaysSoInOneMessage(@TempDir Path other) throws Exception {
+    Files.writeString(other.resolve("20261201T000000Z-0000dead.json"), "{");
+    assertThatThrownBy(() -> RunDirectory.read(other))
+        .hasMessageContaining("holds no readable run record")
+        .hasMessageContaining("unreadable: 20261201T000000Z-0000dead.json: ");
   }
 
   @Test
