@@ -21,7 +21,6 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
@@ -40,32 +39,18 @@ final class IcebergDigests implements KeyRangeDigests {
   private final Table table;
   private final TableSchema schema;
   private final String key;
-  private final int keyIndex;
   private final ParallelScan all;
   private final List<FileScanTask> tasks;
-  private final ParallelScan.CachedDeletes deletes;
-  private final long snapshotId;
-  private final Schema projection;
   private final Function<Record, Row> toRow;
 
   private IcebergDigests(
-      Table table,
-      long snapshotId,
-      TableSchema schema,
-      Schema projection,
-      ParallelScan.CachedDeletes deletes,
-      ParallelScan all,
-      List<FileScanTask> tasks) {
+      Table table, TableSchema schema, ParallelScan all, List<FileScanTask> tasks) {
     this.table = table;
-    this.snapshotId = snapshotId;
     this.schema = schema;
-    this.projection = projection;
-    this.deletes = deletes;
     this.all = all;
     this.tasks = tasks;
-    this.keyIndex = schema.keyIndexes()[0];
     this.toRow = IcebergTableReader.rowsOf(schema);
-    this.key = schema.columns().get(keyIndex).name();
+    this.key = schema.columns().get(schema.keyIndexes()[0]).name();
   }
 
   /** Digests of the table's rows at the snapshot, when its key is one integral column. */
@@ -78,16 +63,19 @@ final class IcebergDigests implements KeyRangeDigests {
       return Optional.empty();
     }
     Schema projection = table.schema().select(names(schema));
-    ParallelScan.CachedDeletes deletes = new ParallelScan.CachedDeletes(table, snapshotId);
     ParallelScan all =
-        new ParallelScan(table, snapshotId, projection, Expressions.alwaysTrue(), deletes);
+        new ParallelScan(
+            table,
+            snapshotId,
+            projection,
+            Expressions.alwaysTrue(),
+            new ParallelScan.CachedDeletes(table, snapshotId));
     Optional<List<FileScanTask>> tasks = all.plan();
     if (tasks.isEmpty()) {
       all.close();
       return Optional.empty();
     }
-    return Optional.of(
-        new IcebergDigests(table, snapshotId, schema, projection, deletes, all, tasks.get()));
+    return Optional.of(new IcebergDigests(table, schema, all, tasks.get()));
   }
 
   static List<String> names(TableSchema schema) {
@@ -154,26 +142,22 @@ final class IcebergDigests implements KeyRangeDigests {
       throw new IllegalArgumentException("A bucket is at least one key wide, not " + width);
     }
     long buckets = Long.divideUnsigned(range.last() - range.first(), width) + 1;
-    try (ParallelScan scan = scan(List.of(range))) {
-      List<FileScanTask> matching = scan.plan().orElse(tasks);
-      List<Buckets> perFile =
-          scan.eachFile(
-              matching,
-              records -> {
-                Buckets sums = new Buckets(buckets);
-                for (Record record : records) {
-                  long k = keyOf(record);
-                  if (range.contains(k)) {
-                    Row row = toRow.apply(record);
-                    sums.add(Long.divideUnsigned(k - range.first(), width), row);
-                  }
+    List<Buckets> perFile =
+        all.eachFile(
+            overlapping(List.of(range)),
+            records -> {
+              Buckets sums = new Buckets(buckets);
+              for (Record record : records) {
+                long k = keyOf(record);
+                if (range.contains(k)) {
+                  sums.add(Long.divideUnsigned(k - range.first(), width), toRow.apply(record));
                 }
-                return sums;
-              });
-      Buckets total = new Buckets(buckets);
-      perFile.forEach(total::addAll);
-      return total.digests(range, width);
-    }
+              }
+              return sums;
+            });
+    Buckets total = new Buckets(buckets);
+    perFile.forEach(total::addAll);
+    return total.digests(range, width);
   }
 
   @Override
@@ -181,10 +165,9 @@ final class IcebergDigests implements KeyRangeDigests {
     List<KeyRange> sorted = new ArrayList<>(ranges);
     sorted.sort((x, y) -> Long.compare(x.first(), y.first()));
     long[] firsts = sorted.stream().mapToLong(KeyRange::first).toArray();
-    ParallelScan scan = scan(sorted);
-    List<FileScanTask> matching = scan.plan().orElse(tasks);
+    List<FileScanTask> matching = overlapping(sorted);
     CloseableIterator<Row> rows =
-        scan.records(
+        all.records(
             matching,
             record -> {
               long k = keyOf(record);
@@ -208,7 +191,6 @@ final class IcebergDigests implements KeyRangeDigests {
       @Override
       public void close() {
         rows.close();
-        scan.close();
       }
     };
   }
@@ -224,24 +206,32 @@ final class IcebergDigests implements KeyRangeDigests {
     all.close();
   }
 
-  private ParallelScan scan(List<KeyRange> ranges) {
-    Expression filter = Expressions.alwaysFalse();
-    for (KeyRange range : ranges) {
-      filter =
-          Expressions.or(
-              filter,
-              Expressions.and(
-                  Expressions.greaterThanOrEqual(key, literal(range.first())),
-                  Expressions.lessThanOrEqual(key, literal(range.last()))));
+  /**
+   * The planned data files whose key statistics overlap any of the ranges (all of them where a file
+   * has no statistics): the one plan of the snapshot serves every call.
+   */
+  private List<FileScanTask> overlapping(List<KeyRange> ranges) {
+    Types.NestedField field = table.schema().findField(key);
+    List<FileScanTask> matching = new ArrayList<>();
+    for (FileScanTask task : tasks) {
+      Map<Integer, ByteBuffer> lower = task.file().lowerBounds();
+      Map<Integer, ByteBuffer> upper = task.file().upperBounds();
+      ByteBuffer low = lower == null ? null : lower.get(field.fieldId());
+      ByteBuffer high = upper == null ? null : upper.get(field.fieldId());
+      if (low == null || high == null) {
+        matching.add(task);
+        continue;
+      }
+      long first = ((Number) Conversions.fromByteBuffer(field.type(), low)).longValue();
+      long last = ((Number) Conversions.fromByteBuffer(field.type(), high)).longValue();
+      for (KeyRange range : ranges) {
+        if (range.first() <= last && range.last() >= first) {
+          matching.add(task);
+          break;
+        }
+      }
     }
-    return new ParallelScan(table, snapshotId, projection, filter, deletes);
-  }
-
-  private Object literal(long value) {
-    if (schema.columns().get(keyIndex).type() == ColumnType.INT) {
-      return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, value));
-    }
-    return value;
+    return matching;
   }
 
   private long keyOf(Record record) {

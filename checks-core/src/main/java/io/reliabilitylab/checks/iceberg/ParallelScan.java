@@ -99,6 +99,9 @@ final class ParallelScan implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("Planning a scan of " + table.name() + " failed", e);
     }
+    if (filter.op() == Expression.Operation.TRUE) {
+      deletes.fullPlan(tasks);
+    }
     return Optional.of(tasks);
   }
 
@@ -376,6 +379,7 @@ final class ParallelScan implements AutoCloseable {
     private final FileIO io;
     private final Map<String, Memo> loaded = new ConcurrentHashMap<>();
     private @Nullable Optional<KeyDeletes> keyDeletes;
+    private @Nullable List<FileScanTask> fullPlan;
     private final DeleteLoader loader;
 
     CachedDeletes(Table table, long snapshotId) {
@@ -414,16 +418,25 @@ final class ParallelScan implements AutoCloseable {
      * empty when they are not all by the same single integral column of an unpartitioned table
      * (then Iceberg's own filter applies them).
      */
+    /** The snapshot's unfiltered plan, when the caller has one: the index then plans nothing. */
+    synchronized void fullPlan(List<FileScanTask> tasks) {
+      fullPlan = List.copyOf(tasks);
+    }
+
     synchronized Optional<KeyDeletes> keyDeletes() {
       if (keyDeletes == null) {
         // Every data file of the snapshot, whatever a scan's filter: the index must hold every
         // equality delete that applies to any row read through it.
         List<FileScanTask> tasks = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> planned =
-            table.newScan().useSnapshot(snapshotId).planFiles()) {
-          planned.forEach(tasks::add);
-        } catch (IOException e) {
-          throw new UncheckedIOException("Planning a scan of " + table.name() + " failed", e);
+        if (fullPlan != null) {
+          tasks.addAll(fullPlan);
+        } else {
+          try (CloseableIterable<FileScanTask> planned =
+              table.newScan().useSnapshot(snapshotId).planFiles()) {
+            planned.forEach(tasks::add);
+          } catch (IOException e) {
+            throw new UncheckedIOException("Planning a scan of " + table.name() + " failed", e);
+          }
         }
         // A pool of its own: the caller may be a thread of a scan's pool, waiting here.
         ExecutorService readers =
