@@ -88,11 +88,8 @@ final class InMemoryDigests implements KeyRangeDigests {
     }
     List<BucketDigest> digests = new ArrayList<>();
     buckets.forEach(
-        (bucket, cell) -> {
-          long first = range.first() + bucket * width;
-          long last = range.last() - first < width ? range.last() : first + width - 1;
-          digests.add(new BucketDigest(new KeyRange(first, last), cell[0], cell[1]));
-        });
+        (bucket, cell) ->
+            digests.add(new BucketDigest(range.bucket(width, bucket), cell[0], cell[1])));
     return digests;
   }
 

@@ -150,7 +150,7 @@ final class IcebergDigests implements KeyRangeDigests {
               for (Record record : records) {
                 long k = keyOf(record);
                 if (range.contains(k)) {
-                  sums.add(Long.divideUnsigned(k - range.first(), width), toRow.apply(record));
+                  sums.add(range.bucketOf(k, width), toRow.apply(record));
                 }
               }
               return sums;
@@ -166,33 +166,14 @@ final class IcebergDigests implements KeyRangeDigests {
     sorted.sort((x, y) -> Long.compare(x.first(), y.first()));
     long[] firsts = sorted.stream().mapToLong(KeyRange::first).toArray();
     List<FileScanTask> matching = overlapping(sorted);
-    CloseableIterator<Row> rows =
-        all.records(
-            matching,
-            record -> {
-              long k = keyOf(record);
-              int at = Arrays.binarySearch(firsts, k);
-              int candidate = at >= 0 ? at : -at - 2;
-              return candidate >= 0 && sorted.get(candidate).contains(k)
-                  ? toRow.apply(record)
-                  : null;
-            });
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return rows.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        return rows.next();
-      }
-
-      @Override
-      public void close() {
-        rows.close();
-      }
-    };
+    return all.records(
+        matching,
+        record -> {
+          long k = keyOf(record);
+          int at = Arrays.binarySearch(firsts, k);
+          int candidate = at >= 0 ? at : -at - 2;
+          return candidate >= 0 && sorted.get(candidate).contains(k) ? toRow.apply(record) : null;
+        });
   }
 
   @Override
@@ -283,21 +264,15 @@ final class IcebergDigests implements KeyRangeDigests {
       if (rows != null) {
         for (int i = 0; i < rows.length; i++) {
           if (rows[i] > 0) {
-            digests.add(new BucketDigest(keys(range, width, i), rows[i], sums[i]));
+            digests.add(new BucketDigest(range.bucket(width, i), rows[i], sums[i]));
           }
         }
       } else {
         sparse.forEach(
             (bucket, cell) ->
-                digests.add(new BucketDigest(keys(range, width, bucket), cell[0], cell[1])));
+                digests.add(new BucketDigest(range.bucket(width, bucket), cell[0], cell[1])));
       }
       return digests;
-    }
-
-    private static KeyRange keys(KeyRange range, long width, long bucket) {
-      long first = range.first() + bucket * width;
-      long last = range.last() - first < width ? range.last() : first + width - 1;
-      return new KeyRange(first, last);
     }
   }
 }

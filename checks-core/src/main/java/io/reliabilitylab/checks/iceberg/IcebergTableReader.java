@@ -147,24 +147,7 @@ public final class IcebergTableReader {
               () -> IcebergGenerics.read(table).useSnapshot(snapshotId).select(names).build(),
               record -> row(schema, record));
         }
-        CloseableIterator<Row> rows = scan.records(tasks.get(), rowsOf(schema));
-        return new CloseableIterator<>() {
-          @Override
-          public boolean hasNext() {
-            return rows.hasNext();
-          }
-
-          @Override
-          public Row next() {
-            return rows.next();
-          }
-
-          @Override
-          public void close() {
-            rows.close();
-            scan.close();
-          }
-        };
+        return scan.records(tasks.get(), rowsOf(schema)).closingAlso(scan);
       }
 
       @Override

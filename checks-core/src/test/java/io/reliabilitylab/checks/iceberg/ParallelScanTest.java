@@ -146,18 +146,15 @@ class ParallelScanTest {
     for (Row row : rows) {
       long key = (Long) row.get("order_id");
       if (range.contains(key)) {
-        long[] cell = buckets.computeIfAbsent((key - range.first()) / width, b -> new long[2]);
+        long[] cell = buckets.computeIfAbsent(range.bucketOf(key, width), b -> new long[2]);
         cell[0]++;
         cell[1] += CanonicalForm.rowHash(row);
       }
     }
     List<BucketDigest> digests = new ArrayList<>();
     buckets.forEach(
-        (bucket, cell) -> {
-          long first = range.first() + bucket * width;
-          long last = Math.min(range.last(), first + width - 1);
-          digests.add(new BucketDigest(new KeyRange(first, last), cell[0], cell[1]));
-        });
+        (bucket, cell) ->
+            digests.add(new BucketDigest(range.bucket(width, bucket), cell[0], cell[1])));
     return digests;
   }
 

@@ -160,14 +160,13 @@ final class SourceDigests implements KeyRangeDigests {
       statement.setLong(4, range.last());
       try (ResultSet result = statement.executeQuery()) {
         while (result.next()) {
-          long bucket = result.getLong(1);
-          long first = range.first() + bucket * width;
-          long last = range.last() - first < width ? range.last() : first + width - 1;
           // The sum is exact in SQL (DECIMAL); its low 64 bits are the sum modulo 2^64.
           BigDecimal sum = result.getBigDecimal(3);
           digests.add(
               new BucketDigest(
-                  new KeyRange(first, last), result.getLong(2), sum.toBigInteger().longValue()));
+                  range.bucket(width, result.getLong(1)),
+                  result.getLong(2),
+                  sum.toBigInteger().longValue()));
         }
       }
     } catch (SQLException e) {

@@ -189,18 +189,15 @@ class SourceDigestsIT {
     for (Row row : rows) {
       long id = (Long) row.get("id");
       if (range.contains(id)) {
-        long[] cell = buckets.computeIfAbsent((id - range.first()) / width, b -> new long[2]);
+        long[] cell = buckets.computeIfAbsent(range.bucketOf(id, width), b -> new long[2]);
         cell[0]++;
         cell[1] += CanonicalForm.rowHash(row);
       }
     }
     List<BucketDigest> digests = new ArrayList<>();
     buckets.forEach(
-        (bucket, cell) -> {
-          long first = range.first() + bucket * width;
-          long last = range.last() - first < width ? range.last() : first + width - 1;
-          digests.add(new BucketDigest(new KeyRange(first, last), cell[0], cell[1]));
-        });
+        (bucket, cell) ->
+            digests.add(new BucketDigest(range.bucket(width, bucket), cell[0], cell[1])));
     return digests;
   }
 }

@@ -13,6 +13,33 @@ public interface CloseableIterator<T> extends Iterator<T>, AutoCloseable {
   @Override
   void close();
 
+  /** This iterator, closing {@code resource} too once it is closed (this first). */
+  default CloseableIterator<T> closingAlso(AutoCloseable resource) {
+    CloseableIterator<T> self = this;
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return self.hasNext();
+      }
+
+      @Override
+      public T next() {
+        return self.next();
+      }
+
+      @Override
+      public void close() {
+        try (resource) {
+          self.close();
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException("Closing " + resource + " failed", e);
+        }
+      }
+    };
+  }
+
   /** An iterator over an in-memory collection. */
   static <T> CloseableIterator<T> of(Iterable<T> items) {
     Iterator<T> delegate = items.iterator();

@@ -28,6 +28,20 @@ public record KeyRange(long first, long last) {
     return key >= first && key <= last;
   }
 
+  /**
+   * The {@code index}th bucket of {@code width} consecutive keys from {@link #first()}; the last
+   * one ends at {@link #last()}.
+   */
+  public KeyRange bucket(long width, long index) {
+    long start = first + index * width;
+    return new KeyRange(start, last - start < width ? last : start + width - 1);
+  }
+
+  /** The index of the bucket of {@code width} keys that holds {@code key}, a key of this range. */
+  public long bucketOf(long key, long width) {
+    return Long.divideUnsigned(key - first, width);
+  }
+
   /** The smallest range holding both. */
   public KeyRange span(KeyRange other) {
     return new KeyRange(Math.min(first, other.first), Math.max(last, other.last));
