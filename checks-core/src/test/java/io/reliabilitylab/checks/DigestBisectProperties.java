@@ -83,7 +83,7 @@ class DigestBisectProperties {
     return Arbitraries.integers().between(0, 9).list().ofMaxSize(60);
   }
 
-  @Property(tries = 400)
+  @Property(tries = 200)
   void reportsExactlyWhatTheFullDiffReports(
       @ForAll("sources") List<Row> source,
       @ForAll("edits") List<Integer> edits,
@@ -98,7 +98,7 @@ class DigestBisectProperties {
     assertThat(digested.result.verdict()).isEqualTo(full.verdict());
   }
 
-  @Property(tries = 200)
+  @Property(tries = 100)
   void theCheckTakesTheDigestPathAndAgreesWithTheFullDiff(
       @ForAll("sources") List<Row> source, @ForAll("edits") List<Integer> edits) {
     List<Row> sink = sink(source, edits);
@@ -126,7 +126,7 @@ class DigestBisectProperties {
         .isEqualTo(full.evidence().counts().get("diff_count") == 0);
   }
 
-  @Property(tries = 300)
+  @Property(tries = 150)
   void aWeakHashHidesDifferencesOnlyBehindCollidingBucketsAndInventsNone(
       @ForAll("sources") List<Row> source,
       @ForAll("edits") List<Integer> edits,
@@ -152,7 +152,7 @@ class DigestBisectProperties {
     }
   }
 
-  @Property(tries = 100)
+  @Property(tries = 50)
   void sidesThatBothMayRepeatAKeyFallBackToTheFullDiff(
       @ForAll("sources") List<Row> source, @ForAll("edits") List<Integer> edits) {
     List<Row> sink = sink(source, edits);

@@ -36,8 +36,8 @@ import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,12 +51,13 @@ class ParallelScanTest {
   private static final OffsetDateTime UPDATED =
       OffsetDateTime.of(2026, 1, 1, 0, 0, 1, 123_456_000, ZoneOffset.UTC);
 
-  @TempDir Path temp;
-  private IcebergWarehouse warehouse;
-  private Table current;
+  @TempDir static Path temp;
+  private static IcebergWarehouse warehouse;
+  private static Table current;
 
-  @BeforeEach
-  void createTable() throws IOException {
+  /** One table for both tests: writing its thirteen commits is most of this class's time. */
+  @BeforeAll
+  static void createTable() throws IOException {
     warehouse = IcebergWarehouse.open(temp.resolve("warehouse"));
     warehouse.createOrdersTablesIfAbsent(OrdersTables.NAMESPACE);
     current = warehouse.load(TableIdentifier.of(OrdersTables.NAMESPACE, OrdersTables.CURRENT));
@@ -89,8 +90,8 @@ class ParallelScanTest {
     current.newAppend().appendFile(dataFile(List.of(record(5, eventId, "back")))).commit();
   }
 
-  @AfterEach
-  void close() {
+  @AfterAll
+  static void close() {
     warehouse.close();
   }
 
@@ -158,7 +159,7 @@ class ParallelScanTest {
     return digests;
   }
 
-  private List<Row> genericRows(long snapshot, TableSchema schema) {
+  private static List<Row> genericRows(long snapshot, TableSchema schema) {
     List<Row> rows = new ArrayList<>();
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(current).useSnapshot(snapshot).build()) {
@@ -190,12 +191,12 @@ class ParallelScanTest {
     return record;
   }
 
-  private EncryptedOutputFile newFile() {
+  private static EncryptedOutputFile newFile() {
     return EncryptedFiles.plainAsEncryptedOutput(
         current.io().newOutputFile(current.location() + "/data/" + UUID.randomUUID() + ".parquet"));
   }
 
-  private DataFile dataFile(List<Record> records) throws IOException {
+  private static DataFile dataFile(List<Record> records) throws IOException {
     DataWriter<Record> writer =
         new GenericAppenderFactory(current.schema(), current.spec())
             .newDataWriter(newFile(), FileFormat.PARQUET, null);
@@ -205,7 +206,7 @@ class ParallelScanTest {
     return writer.toDataFile();
   }
 
-  private DeleteFile equalityDeletes(List<Long> keys) throws IOException {
+  private static DeleteFile equalityDeletes(List<Long> keys) throws IOException {
     Schema deleteSchema = current.schema().select("order_id");
     EqualityDeleteWriter<Record> writer =
         new GenericAppenderFactory(
@@ -225,7 +226,7 @@ class ParallelScanTest {
     return writer.toDeleteFile();
   }
 
-  private DeleteFile positionDelete(DataFile file, long position) throws IOException {
+  private static DeleteFile positionDelete(DataFile file, long position) throws IOException {
     PositionDeleteWriter<Record> writer =
         new GenericAppenderFactory(current.schema(), current.spec())
             .newPosDeleteWriter(newFile(), FileFormat.PARQUET, null);

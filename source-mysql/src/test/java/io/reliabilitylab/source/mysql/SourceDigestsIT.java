@@ -24,7 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,10 +53,11 @@ class SourceDigestsIT {
     "plain", "", "tab\there", "line\nbreak", "back\\slash", "\\N", "ünïcødé", "emoji 🦀", "a\\tb"
   };
 
-  private final EmbeddedMariaDb source = EmbeddedMariaDb.shared();
+  private static final EmbeddedMariaDb source = EmbeddedMariaDb.shared();
 
-  @BeforeEach
-  void createTable() throws SQLException {
+  /** One table for every test: they only read it. */
+  @BeforeAll
+  static void createTable() throws SQLException {
     source.resetDatabase();
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement()) {
@@ -175,7 +176,7 @@ class SourceDigestsIT {
     assertThat(SourceRowReader.table(source, withDouble, "doubles").keyRangeDigests()).isEmpty();
   }
 
-  private List<Row> read() {
+  private static List<Row> read() {
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<Row> read =
         SourceRowReader.table(source, SCHEMA, "digest_rows").open()) {
