@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Digest-and-bisect: compares two row sets by the digests of their key buckets, computed where the
@@ -49,13 +50,22 @@ final class DigestBisect {
   static final int RANGES_PER_READ = 512;
 
   /** What a comparison found, besides the samples it wrote. */
-  record Result(RowDiff.Tally tally, long buckets, long differingBuckets, long rowsRead) {}
+  record Result(
+      RowDiff.Tally tally,
+      long buckets,
+      long differingBuckets,
+      long rowsRead,
+      long expectedDigestMs,
+      long actualDigestMs) {}
 
   private final KeyRangeDigests expected;
   private final KeyRangeDigests actual;
   private final TableSchema schema;
   private final long leafRows;
   private long differingBuckets;
+
+  /** Time each side spent answering bounds and digests: where a comparison's time goes. */
+  private final long[] digestNanos = new long[2];
 
   DigestBisect(KeyRangeDigests expected, KeyRangeDigests actual, TableSchema schema) {
     this(expected, actual, schema, LEAF_ROWS);
@@ -143,7 +153,14 @@ final class DigestBisect {
             counts,
             HexFormat.of().formatHex(expectedSha.digest()),
             HexFormat.of().formatHex(actualSha.digest()));
-    return Optional.of(new Result(tally, buckets, differingBuckets, rowsRead[0]));
+    return Optional.of(
+        new Result(
+            tally,
+            buckets,
+            differingBuckets,
+            rowsRead[0],
+            digestNanos[0] / 1_000_000,
+            digestNanos[1] / 1_000_000));
   }
 
   /**
@@ -210,17 +227,28 @@ final class DigestBisect {
     // that anything else in the JVM may hold.
     CompletableFuture<T> other =
         CompletableFuture.supplyAsync(
-            () -> query.apply(actual),
+            () -> timed(1, () -> query.apply(actual)),
             runnable -> {
               Thread thread = new Thread(runnable, "srl-digest-actual");
               thread.setDaemon(true);
               thread.start();
             });
-    T mine = query.apply(expected);
+    T mine = timed(0, () -> query.apply(expected));
     try {
       return List.of(mine, other.join());
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+    }
+  }
+
+  private <T> T timed(int side, Supplier<T> query) {
+    long started = System.nanoTime();
+    try {
+      return query.get();
+    } finally {
+      synchronized (digestNanos) {
+        digestNanos[side] += System.nanoTime() - started;
+      }
     }
   }
 

@@ -128,7 +128,9 @@ public final class SnapshotDiffCheck implements ReconciliationCheck {
             .fact(METHOD, DIGEST_AND_BISECT)
             .fact("digest_buckets", Long.toString(result.get().buckets()))
             .fact("differing_buckets", Long.toString(result.get().differingBuckets()))
-            .fact("rows_read", Long.toString(result.get().rowsRead()));
+            .fact("rows_read", Long.toString(result.get().rowsRead()))
+            .fact("expected_digest_ms", Long.toString(result.get().expectedDigestMs()))
+            .fact("actual_digest_ms", Long.toString(result.get().actualDigestMs()));
         return Optional.of(result.get().tally());
       }
     }
