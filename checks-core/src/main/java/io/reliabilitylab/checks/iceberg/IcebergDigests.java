@@ -49,7 +49,7 @@ final class IcebergDigests implements KeyRangeDigests {
     this.schema = schema;
     this.all = all;
     this.tasks = tasks;
-    this.toRow = IcebergTableReader.rowsOf(schema);
+    this.toRow = RecordRows.of(schema);
     this.key = schema.columns().get(schema.keyIndexes()[0]).name();
   }
 
@@ -69,7 +69,7 @@ final class IcebergDigests implements KeyRangeDigests {
             snapshotId,
             projection,
             Expressions.alwaysTrue(),
-            new ParallelScan.CachedDeletes(table, snapshotId));
+            new CachedDeletes(table, snapshotId));
     Optional<List<FileScanTask>> tasks = all.plan();
     if (tasks.isEmpty()) {
       all.close();

@@ -139,7 +139,7 @@ public final class IcebergTableReader {
                 snapshotId,
                 table.schema().select(names),
                 Expressions.alwaysTrue(),
-                new ParallelScan.CachedDeletes(table, snapshotId));
+                new CachedDeletes(table, snapshotId));
         Optional<List<FileScanTask>> tasks = scan.plan();
         if (tasks.isEmpty()) {
           scan.close();
@@ -147,7 +147,7 @@ public final class IcebergTableReader {
               () -> IcebergGenerics.read(table).useSnapshot(snapshotId).select(names).build(),
               record -> row(schema, record));
         }
-        return scan.records(tasks.get(), rowsOf(schema)).closingAlso(scan);
+        return scan.records(tasks.get(), RecordRows.of(schema)).closingAlso(scan);
       }
 
       @Override
@@ -172,7 +172,7 @@ public final class IcebergTableReader {
             snapshotId,
             table.schema().select(names),
             Expressions.alwaysTrue(),
-            new ParallelScan.CachedDeletes(table, snapshotId))) {
+            new CachedDeletes(table, snapshotId))) {
       Optional<List<FileScanTask>> tasks = scan.plan();
       return tasks.isEmpty() ? OptionalLong.empty() : OptionalLong.of(scan.countRaw(tasks.get()));
     }
@@ -396,52 +396,6 @@ public final class IcebergTableReader {
   }
 
   /** One record as a row of {@code schema}, its columns read by name. */
-  /**
-   * A converter of records to rows of {@code schema} that finds the columns by position, looked up
-   * by name once per record layout (a data file's records share one), rather than hashing every
-   * column name of every row. Safe to share between threads.
-   */
-  static Function<Record, Row> rowsOf(TableSchema schema) {
-    List<Column> columns = schema.columns();
-    return new Function<>() {
-      private volatile @Nullable Layout layout;
-
-      @Override
-      public Row apply(Record record) {
-        Layout current = layout;
-        if (current == null || current.struct != record.struct()) {
-          current = new Layout(record.struct(), positions(record.struct(), columns));
-          layout = current;
-        }
-        List<@Nullable Object> values = new ArrayList<>(columns.size());
-        for (int i = 0; i < columns.size(); i++) {
-          values.add(value(columns.get(i), record.get(current.positions[i])));
-        }
-        return new Row(schema, values);
-      }
-    };
-  }
-
-  /** Where a record layout holds each column. */
-  private record Layout(Types.StructType struct, int[] positions) {}
-
-  private static int[] positions(Types.StructType struct, List<Column> columns) {
-    List<Types.NestedField> fields = struct.fields();
-    int[] positions = new int[columns.size()];
-    for (int i = 0; i < columns.size(); i++) {
-      positions[i] = -1;
-      for (int f = 0; f < fields.size(); f++) {
-        if (fields.get(f).name().equals(columns.get(i).name())) {
-          positions[i] = f;
-        }
-      }
-      if (positions[i] < 0) {
-        throw new IllegalStateException("A record of " + struct + " lacks " + columns.get(i));
-      }
-    }
-    return positions;
-  }
-
   static Row row(TableSchema schema, Record record) {
     List<Column> columns = schema.columns();
     List<@Nullable Object> values = new ArrayList<>(columns.size());
@@ -451,7 +405,7 @@ public final class IcebergTableReader {
     return new Row(schema, values);
   }
 
-  private static @Nullable Object value(Column column, @Nullable Object value) {
+  static @Nullable Object value(Column column, @Nullable Object value) {
     if (value == null) {
       return null;
     }

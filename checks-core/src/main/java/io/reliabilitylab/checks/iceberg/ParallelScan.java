@@ -4,14 +4,12 @@ import io.reliabilitylab.spi.data.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,28 +18,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.BaseDeleteLoader;
-import org.apache.iceberg.data.DeleteFilter;
-import org.apache.iceberg.data.DeleteLoader;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
-import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.parquet.Parquet;
-import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
@@ -256,7 +246,7 @@ final class ParallelScan implements AutoCloseable {
     pool.shutdownNow();
   }
 
-  private static RuntimeException rethrow(Throwable cause) {
+  static RuntimeException rethrow(Throwable cause) {
     if (cause instanceof RuntimeException runtime) {
       return runtime;
     }
@@ -366,351 +356,6 @@ final class ParallelScan implements AutoCloseable {
     public void close() {
       closed.set(true);
       queue.clear();
-    }
-  }
-
-  /**
-   * Delete files read once per scan: Iceberg's own loader, with its cache hooks answered by a map
-   * that lives as long as the reader of one snapshot.
-   */
-  static final class CachedDeletes {
-    private final Table table;
-    private final long snapshotId;
-    private final FileIO io;
-    private final Map<String, Memo> loaded = new ConcurrentHashMap<>();
-    private @Nullable Optional<KeyDeletes> keyDeletes;
-    private @Nullable List<FileScanTask> fullPlan;
-    private final DeleteLoader loader;
-
-    CachedDeletes(Table table, long snapshotId) {
-      this.table = table;
-      this.snapshotId = snapshotId;
-      this.io = table.io();
-      this.loader =
-          new BaseDeleteLoader(this::inputFile) {
-            @Override
-            protected boolean canCache(long size) {
-              return true;
-            }
-
-            @Override
-            @SuppressWarnings("unchecked")
-            protected <V> V getOrLoad(String key, Supplier<V> valueSupplier, long valueSize) {
-              return (V) loaded.computeIfAbsent(key, k -> new Memo()).get(valueSupplier);
-            }
-          };
-    }
-
-    /** One delete file's contents, loaded by the first thread that needs them. */
-    private static final class Memo {
-      private @Nullable Object value;
-
-      synchronized Object get(Supplier<?> load) {
-        if (value == null) {
-          value = load.get();
-        }
-        return value;
-      }
-    }
-
-    /**
-     * The key index of the snapshot's equality deletes, built once from every task's deletes, or
-     * empty when they are not all by the same single integral column of an unpartitioned table
-     * (then Iceberg's own filter applies them).
-     */
-    /** The snapshot's unfiltered plan, when the caller has one: the index then plans nothing. */
-    synchronized void fullPlan(List<FileScanTask> tasks) {
-      fullPlan = List.copyOf(tasks);
-    }
-
-    synchronized Optional<KeyDeletes> keyDeletes() {
-      if (keyDeletes == null) {
-        // Every data file of the snapshot, whatever a scan's filter: the index must hold every
-        // equality delete that applies to any row read through it.
-        List<FileScanTask> tasks = new ArrayList<>();
-        if (fullPlan != null) {
-          tasks.addAll(fullPlan);
-        } else {
-          try (CloseableIterable<FileScanTask> planned =
-              table.newScan().useSnapshot(snapshotId).planFiles()) {
-            planned.forEach(tasks::add);
-          } catch (IOException e) {
-            throw new UncheckedIOException("Planning a scan of " + table.name() + " failed", e);
-          }
-        }
-        // A pool of its own: the caller may be a thread of a scan's pool, waiting here.
-        ExecutorService readers =
-            Executors.newFixedThreadPool(
-                Math.max(1, Runtime.getRuntime().availableProcessors()),
-                runnable -> {
-                  Thread thread = new Thread(runnable, "srl-iceberg-deletes");
-                  thread.setDaemon(true);
-                  return thread;
-                });
-        try {
-          keyDeletes = KeyDeletes.build(table, tasks, readers);
-        } finally {
-          readers.shutdownNow();
-        }
-      }
-      return keyDeletes;
-    }
-
-    private InputFile inputFile(DeleteFile file) {
-      return io.newInputFile(file.location());
-    }
-
-    GenericDeleteFilter filterFor(FileScanTask task, Schema tableSchema, Schema projection) {
-      return new GenericDeleteFilter(io, task, tableSchema, projection) {
-        @Override
-        protected DeleteLoader newDeleteLoader() {
-          return loader;
-        }
-      };
-    }
-  }
-
-  /**
-   * Equality deletes by one integral key column, as the highest data sequence number of a delete of
-   * each key: a row of a data file with sequence number {@code s} is deleted iff some equality
-   * delete with a higher sequence number holds its key (the rule of the Iceberg spec for
-   * unpartitioned tables, where every equality delete is global). Memory: one entry per deleted
-   * key.
-   */
-  static final class KeyDeletes {
-    private final String column;
-    private final LongMaxTable highestSequence;
-
-    private KeyDeletes(String column, LongMaxTable highestSequence) {
-      this.column = column;
-      this.highestSequence = highestSequence;
-    }
-
-    String column() {
-      return column;
-    }
-
-    boolean isEmpty() {
-      return highestSequence.size() == 0;
-    }
-
-    boolean deletes(long key, long dataSequence) {
-      return highestSequence.get(key) > dataSequence;
-    }
-
-    static Optional<KeyDeletes> build(Table table, List<FileScanTask> tasks, ExecutorService pool) {
-      Map<String, DeleteFile> equality = new java.util.LinkedHashMap<>();
-      Integer fieldId = null;
-      for (FileScanTask task : tasks) {
-        if (!task.spec().isUnpartitioned()) {
-          return Optional.empty();
-        }
-        for (DeleteFile file : task.deletes()) {
-          if (file.content() != FileContent.EQUALITY_DELETES) {
-            continue;
-          }
-          List<Integer> ids = file.equalityFieldIds();
-          if (ids == null
-              || ids.size() != 1
-              || (fieldId != null && !fieldId.equals(ids.get(0)))
-              || file.format() != FileFormat.PARQUET
-              || !table.specs().get(file.specId()).isUnpartitioned()) {
-            return Optional.empty();
-          }
-          fieldId = ids.get(0);
-          equality.putIfAbsent(file.location(), file);
-        }
-      }
-      if (fieldId == null) {
-        // No equality deletes: an index that deletes nothing, keyed by the first identifier field
-        // (or any integral column) only so that rows can be looked up.
-        Optional<String> key = integralColumn(table, table.schema().identifierFieldIds());
-        return key.map(column -> new KeyDeletes(column, new LongMaxTable(0)));
-      }
-      Types.NestedField field = table.schema().findField(fieldId);
-      if (field == null
-          || (field.type().typeId() != Type.TypeID.LONG
-              && field.type().typeId() != Type.TypeID.INTEGER)) {
-        return Optional.empty();
-      }
-      Schema keyOnly = table.schema().select(field.name());
-      List<Future<long[]>> reads = new ArrayList<>();
-      for (DeleteFile file : equality.values()) {
-        reads.add(pool.submit(() -> keys(table.io(), file, keyOnly)));
-      }
-      long deleteRows = 0;
-      for (DeleteFile file : equality.values()) {
-        deleteRows += file.recordCount();
-      }
-      LongMaxTable highest = new LongMaxTable(deleteRows);
-      try {
-        int i = 0;
-        for (DeleteFile file : equality.values()) {
-          long sequence = file.dataSequenceNumber();
-          for (long key : reads.get(i++).get()) {
-            highest.putMax(key, sequence);
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while reading deletes of " + table.name(), e);
-      } catch (ExecutionException e) {
-        throw rethrow(e.getCause());
-      }
-      return Optional.of(new KeyDeletes(field.name(), highest));
-    }
-
-    private static Optional<String> integralColumn(Table table, java.util.Set<Integer> ids) {
-      if (ids.size() != 1) {
-        return Optional.empty();
-      }
-      Types.NestedField field = table.schema().findField(ids.iterator().next());
-      return field != null
-              && (field.type().typeId() == Type.TypeID.LONG
-                  || field.type().typeId() == Type.TypeID.INTEGER)
-          ? Optional.of(field.name())
-          : Optional.empty();
-    }
-
-    private static long[] keys(FileIO io, DeleteFile file, Schema keyOnly) throws IOException {
-      long[] keys = new long[(int) Math.min(Integer.MAX_VALUE - 8, file.recordCount())];
-      int n = 0;
-      try (CloseableIterable<Record> records =
-          Parquet.read(io.newInputFile(file.location()))
-              .project(keyOnly)
-              .createReaderFunc(
-                  fileSchema -> GenericParquetReaders.buildReader(keyOnly, fileSchema))
-              .build()) {
-        for (Record record : records) {
-          if (n == keys.length) {
-            keys = Arrays.copyOf(keys, Math.max(16, n * 2));
-          }
-          keys[n++] = ((Number) record.get(0)).longValue();
-        }
-      }
-      return n == keys.length ? keys : Arrays.copyOf(keys, n);
-    }
-  }
-
-  /** Iceberg's delete filter for a data file's position deletes alone, with the shared loader. */
-  private static final class PositionDeletes extends DeleteFilter<Record> {
-    private final CachedDeletes deletes;
-    private final InternalRecordWrapper wrapper;
-
-    PositionDeletes(
-        String path,
-        List<DeleteFile> positional,
-        Schema tableSchema,
-        Schema requested,
-        CachedDeletes deletes) {
-      super(path, positional, tableSchema, requested);
-      this.deletes = deletes;
-      this.wrapper = new InternalRecordWrapper(requiredSchema().asStruct());
-    }
-
-    @Override
-    protected StructLike asStructLike(Record record) {
-      return wrapper.wrap(record);
-    }
-
-    @Override
-    protected InputFile getInputFile(String location) {
-      return deletes.io.newInputFile(location);
-    }
-
-    @Override
-    protected DeleteLoader newDeleteLoader() {
-      return deletes.loader;
-    }
-  }
-
-  /**
-   * An open-addressing table from long keys to the highest long value put for them; absent keys
-   * read as {@link Long#MIN_VALUE}. Unboxed: a CDC table's deletes number in the millions, and a
-   * boxed map's lookups dominated a read.
-   */
-  static final class LongMaxTable {
-    private static final long FREE = Long.MIN_VALUE;
-
-    private long[] keys;
-    private long[] values;
-    private boolean hasFreeKey;
-    private long freeKeyValue = Long.MIN_VALUE;
-    private int size;
-
-    LongMaxTable(long expected) {
-      int capacity =
-          Integer.highestOneBit((int) Math.min(1 << 30, Math.max(4, expected * 2)) - 1) << 1;
-      keys = new long[capacity];
-      values = new long[capacity];
-      Arrays.fill(keys, FREE);
-    }
-
-    int size() {
-      return size + (hasFreeKey ? 1 : 0);
-    }
-
-    void putMax(long key, long value) {
-      if (key == FREE) {
-        freeKeyValue = hasFreeKey ? Math.max(freeKeyValue, value) : value;
-        hasFreeKey = true;
-        return;
-      }
-      if ((size + 1) * 2L > keys.length) {
-        grow();
-      }
-      int mask = keys.length - 1;
-      int slot = mix(key) & mask;
-      while (keys[slot] != FREE && keys[slot] != key) {
-        slot = (slot + 1) & mask;
-      }
-      if (keys[slot] == FREE) {
-        keys[slot] = key;
-        values[slot] = value;
-        size++;
-      } else {
-        values[slot] = Math.max(values[slot], value);
-      }
-    }
-
-    long get(long key) {
-      if (key == FREE) {
-        return hasFreeKey ? freeKeyValue : Long.MIN_VALUE;
-      }
-      int mask = keys.length - 1;
-      int slot = mix(key) & mask;
-      while (keys[slot] != FREE) {
-        if (keys[slot] == key) {
-          return values[slot];
-        }
-        slot = (slot + 1) & mask;
-      }
-      return Long.MIN_VALUE;
-    }
-
-    private void grow() {
-      long[] oldKeys = keys;
-      long[] oldValues = values;
-      keys = new long[oldKeys.length * 2];
-      values = new long[oldKeys.length * 2];
-      Arrays.fill(keys, FREE);
-      size = 0;
-      for (int i = 0; i < oldKeys.length; i++) {
-        if (oldKeys[i] != FREE) {
-          putMax(oldKeys[i], oldValues[i]);
-        }
-      }
-    }
-
-    private static int mix(long key) {
-      // MurmurHash3's finaliser: keys that differ only in high bits still spread.
-      long h = key;
-      h ^= h >>> 33;
-      h *= 0xFF51AFD7ED558CCDL;
-      h ^= h >>> 33;
-      h *= 0xC4CEB9FE1A85EC53L;
-      h ^= h >>> 33;
-      return (int) h;
     }
   }
 }

@@ -28,7 +28,7 @@ class LongMaxTableProperties {
 
   @Property(tries = 300)
   void holdsTheHighestValuePutForEachKey(@ForAll("puts") List<long[]> puts) {
-    ParallelScan.LongMaxTable table = new ParallelScan.LongMaxTable(puts.size() / 8);
+    LongMaxTable table = new LongMaxTable(puts.size() / 8);
     Map<Long, Long> expected = new HashMap<>();
     for (long[] put : puts) {
       table.putMax(put[0], put[1]);

@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@link KeyRangeDigests} computed by MariaDB: each row's {@linkplain CanonicalForm#line canonical
@@ -98,7 +97,7 @@ final class SourceDigests implements KeyRangeDigests {
       }
       return Optional.of(new SourceDigests(connection, schema, table, description, unique));
     } catch (SQLException e) {
-      closeQuietly(connection);
+      SourceJdbc.closeQuietly(connection);
       throw new IllegalStateException("Cannot digest " + description + ": " + e.getMessage(), e);
     }
   }
@@ -218,7 +217,7 @@ final class SourceDigests implements KeyRangeDigests {
     } catch (SQLException e) {
       // A read-only snapshot: nothing to lose when its end fails.
     }
-    closeQuietly(connection);
+    SourceJdbc.closeQuietly(connection);
   }
 
   /**
@@ -263,16 +262,6 @@ final class SourceDigests implements KeyRangeDigests {
 
   private IllegalStateException failure(SQLException e) {
     return new IllegalStateException("Cannot digest " + description + ": " + e.getMessage(), e);
-  }
-
-  private static void closeQuietly(@Nullable AutoCloseable resource) {
-    if (resource != null) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        // Already failing; the connection is discarded either way.
-      }
-    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /** How the lab opens JDBC connections to a source: one place for the settings every one needs. */
 final class SourceJdbc {
@@ -54,6 +55,17 @@ final class SourceJdbc {
   }
 
   /** A backtick-quoted identifier, for names the lab does not control. */
+  /** Closes a JDBC resource whose failure to close changes nothing: a read is over or failing. */
+  static void closeQuietly(@Nullable AutoCloseable resource) {
+    if (resource != null) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        // The resource is discarded either way.
+      }
+    }
+  }
+
   static String quoteIdentifier(String name) {
     return "`" + name.replace("`", "``") + "`";
   }

@@ -94,7 +94,7 @@ public final class SourceRowReader implements RowSet {
       statement.setFetchSize(Integer.MIN_VALUE);
       return new Rows(connection, statement, statement.executeQuery());
     } catch (SQLException e) {
-      closeQuietly(connection);
+      SourceJdbc.closeQuietly(connection);
       throw failure(e);
     }
   }
@@ -118,16 +118,6 @@ public final class SourceRowReader implements RowSet {
             + schema.name()
             + ")",
         e);
-  }
-
-  private static void closeQuietly(@Nullable AutoCloseable resource) {
-    if (resource != null) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        // Already failing or done; the connection is discarded either way.
-      }
-    }
   }
 
   @Override
@@ -185,14 +175,14 @@ public final class SourceRowReader implements RowSet {
         return;
       }
       done = true;
-      closeQuietly(result);
-      closeQuietly(statement);
+      SourceJdbc.closeQuietly(result);
+      SourceJdbc.closeQuietly(statement);
       try {
         connection.commit();
       } catch (SQLException e) {
         // A read-only snapshot: nothing to lose when its end fails.
       }
-      closeQuietly(connection);
+      SourceJdbc.closeQuietly(connection);
     }
   }
 }
