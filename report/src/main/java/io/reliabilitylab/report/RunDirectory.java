@@ -83,8 +83,10 @@ public record RunDirectory(
     if (runs.isEmpty()) {
       throw new IOException(
           directory
-              + " holds no readable run record (<run_id>.json)"
-              + (unreadable.isEmpty() ? "" : "; unreadable: " + String.join("; ", unreadable))
+              + (unreadable.isEmpty()
+                  ? " holds no run record (<run_id>.json)"
+                  : " holds no readable run record (<run_id>.json); unreadable: "
+                      + String.join("; ", unreadable))
               + "; pass the --out directory of a 'run'");
     }
     return new RunDirectory(directory, runs, suites, unreadable);
