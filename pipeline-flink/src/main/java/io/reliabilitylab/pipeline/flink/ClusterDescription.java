@@ -2,13 +2,13 @@ package io.reliabilitylab.pipeline.flink;
 
 import io.reliabilitylab.faults.CoordinatorFailureInjector;
 import io.reliabilitylab.faults.TaskFailureInjector;
+import io.reliabilitylab.pipeline.flink.cluster.ClusterLease;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -40,10 +40,18 @@ final class ClusterDescription {
 
   /** The cluster of processes under {@code cluster}, a shared one's lease unwrapped. */
   static @Nullable ProcessFlinkCluster processesOf(FlinkCluster cluster) {
-    if (cluster instanceof SharedProcessClusters.Lease lease) {
-      return lease.cluster();
+    if (cluster instanceof ClusterLease<?> lease) {
+      return lease.cluster() instanceof ProcessFlinkCluster processes ? processes : null;
     }
     return cluster instanceof ProcessFlinkCluster processes ? processes : null;
+  }
+
+  /** The embedded MiniCluster under {@code cluster}, a shared one's lease unwrapped. */
+  static @Nullable MiniClusterRunner miniClusterOf(FlinkCluster cluster) {
+    if (cluster instanceof ClusterLease<?> lease) {
+      return lease.cluster() instanceof MiniClusterRunner mini ? mini : null;
+    }
+    return cluster instanceof MiniClusterRunner mini ? mini : null;
   }
 
   /** The record's settings for {@code cluster}. */
@@ -51,7 +59,8 @@ final class ClusterDescription {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("flink.cluster", cluster.restAddress().toString());
     ProcessFlinkCluster processes = processesOf(cluster);
-    if (cluster instanceof MiniClusterRunner mini) {
+    MiniClusterRunner mini = miniClusterOf(cluster);
+    if (mini != null) {
       MiniClusterSettings embedded = mini.settings();
       settings.put(
           "flink.cluster.kind",

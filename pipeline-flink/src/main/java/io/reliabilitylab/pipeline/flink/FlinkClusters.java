@@ -3,10 +3,10 @@ package io.reliabilitylab.pipeline.flink;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
+import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.LabOptions;
@@ -24,10 +24,11 @@ import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
- * The Flink cluster a pipeline's options ask for: an embedded MiniCluster (the default), a cluster
- * of JobManager and TaskManager processes the lab starts ({@value LabOptions#FLINK_CLUSTER} {@code
- * processes…}, shared by the scenarios of a suite), or a session cluster by REST address ({@value
- * LabOptions#FLINK_REST_ADDRESS}); and what a Flink pipeline can offer on each.
+ * The Flink cluster a pipeline's options ask for: an embedded MiniCluster (the default, shared by
+ * the scenarios of a suite), a cluster of JobManager and TaskManager processes the lab starts
+ * ({@value LabOptions#FLINK_CLUSTER} {@code processes…}, shared by the scenarios of a suite), or a
+ * session cluster by REST address ({@value LabOptions#FLINK_REST_ADDRESS}); and what a Flink
+ * pipeline can offer on each.
  */
 @API(status = EXPERIMENTAL)
 public final class FlinkClusters {
@@ -59,7 +60,7 @@ public final class FlinkClusters {
     return Optional.of(ProcessClusterSettings.parse(wanted));
   }
 
-  /** Starts (or, for processes, reuses) the cluster {@code config}'s options ask for. */
+  /** Starts or reuses the cluster {@code config}'s options ask for. */
   public static FlinkCluster start(PipelineConfig config) throws Exception {
     Map<String, String> options = config.options();
     Optional<ProcessClusterSettings> processes = processes(options);
@@ -70,7 +71,7 @@ public final class FlinkClusters {
     if (rest.isPresent()) {
       return RestFlinkCluster.connect(URI.create(rest.get()));
     }
-    return MiniClusterRunner.start(MiniClusterSettings.defaults());
+    return SharedMiniClusters.acquire(MiniClusterSettings.defaults());
   }
 
   /** Where a cluster of processes lives: the option, else beside the run's own directory. */

@@ -3,11 +3,14 @@ package io.reliabilitylab.pipeline.flink;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.flink.cluster.ClusterLease;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
+import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
+import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
@@ -125,7 +128,9 @@ public abstract class FlinkPipeline
     this.processJobManagers = new ProcessJobManagers(this::processCluster);
     this.faultPoints =
         JobFaultPoints.of(
-            cluster instanceof MiniClusterRunner ? null : job.settings().faultChannel(),
+            ClusterDescription.miniClusterOf(cluster) != null
+                ? null
+                : job.settings().faultChannel(),
             () -> this.job.faultPoints());
   }
 
@@ -223,7 +228,7 @@ public abstract class FlinkPipeline
       if (processes.highAvailability()) {
         offered.add(JobManagerControl.class);
       }
-    } else if (!(current instanceof MiniClusterRunner)) {
+    } else if (ClusterDescription.miniClusterOf(current) == null) {
       // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
       // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe
       // only while the job commits from this JVM too.
@@ -236,7 +241,7 @@ public abstract class FlinkPipeline
   }
 
   private boolean faultPointsReachable(FlinkCluster current) {
-    if (current instanceof MiniClusterRunner) {
+    if (ClusterDescription.miniClusterOf(current) != null) {
       return true;
     }
     FaultChannelState state = faultPoints.state();
@@ -398,7 +403,8 @@ public abstract class FlinkPipeline
   }
 
   private MiniClusterRunner miniCluster() {
-    if (cluster instanceof MiniClusterRunner mini && !clusterLost) {
+    MiniClusterRunner mini = ClusterDescription.miniClusterOf(cluster);
+    if (mini != null && !clusterLost) {
       return mini;
     }
     throw new UnsupportedOperationException(
@@ -460,7 +466,11 @@ public abstract class FlinkPipeline
       if (lost != null) {
         cluster = SharedProcessClusters.acquire(lost.settings(), lost.directory());
       } else {
-        cluster = MiniClusterRunner.start(((MiniClusterRunner) cluster).settings());
+        MiniClusterSettings settings = ClusterDescription.miniClusterOf(cluster).settings();
+        cluster =
+            cluster instanceof ClusterLease<?>
+                ? SharedMiniClusters.acquire(settings)
+                : MiniClusterRunner.start(settings);
       }
       clusterLost = false;
       LOG.info("Started a new cluster at {} after the cluster was lost", cluster.restAddress());
@@ -512,7 +522,8 @@ public abstract class FlinkPipeline
       ClusterDescription.crash(processes);
       return;
     }
-    if (!(cluster instanceof MiniClusterRunner)) {
+    MiniClusterRunner mini = ClusterDescription.miniClusterOf(cluster);
+    if (mini == null) {
       throw new UnsupportedOperationException(
           "The "
               + name()
@@ -527,7 +538,11 @@ public abstract class FlinkPipeline
     }
     clusterLost = true;
     LOG.info("Losing the MiniCluster at {} with job {}", cluster.restAddress(), jobId);
-    cluster.close();
+    if (cluster instanceof ClusterLease<?>) {
+      SharedMiniClusters.lose(mini);
+    } else {
+      mini.close();
+    }
   }
 
   // TableAccess

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.HeartbeatManagerOptions;
 import org.apache.flink.configuration.MetricOptions;
@@ -19,6 +20,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RpcOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apiguardian.api.API;
@@ -59,6 +61,7 @@ public final class MiniClusterRunner extends RestFlinkCluster {
   // The resource id of the TaskManager at each MiniCluster index, in start order.
   private final List<String> taskManagerIds = new ArrayList<>();
   private final Set<String> terminated = new HashSet<>();
+  private volatile boolean closed;
 
   private MiniClusterRunner(MiniCluster miniCluster, URI restAddress, MiniClusterSettings settings)
       throws Exception {
@@ -255,8 +258,50 @@ public final class MiniClusterRunner extends RestFlinkCluster {
     LOG.info("TaskManager {} (MiniCluster index {}) terminated", taskManagerId, index);
   }
 
+  /**
+   * Makes a cluster that ran earlier jobs as good as new for the next one: a job still running is
+   * cancelled, terminated TaskManagers are replaced until it has as many as it was started with,
+   * and it returns once every slot is free.
+   *
+   * @throws TimeoutException when the cluster is not healthy within {@code timeout}
+   */
+  public void ensureHealthy(Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (JobStatusMessage job : client().listJobs().get(30, TimeUnit.SECONDS)) {
+      // A job the last lease cancelled on its way out is CANCELLING: it only needs to finish.
+      JobStatus state = job.getJobState();
+      if (!state.isGloballyTerminalState() && state != JobStatus.CANCELLING) {
+        LOG.info("Cancelling job {} ({}) left on the shared MiniCluster", job.getJobId(), state);
+        cancel(job.getJobId());
+      }
+    }
+    while (taskManagerIds().size() < settings.taskManagers()) {
+      startTaskManager();
+    }
+    String last = "nothing";
+    while (System.nanoTime() < deadline) {
+      try {
+        last = unhealthy(Set.copyOf(taskManagerIds()));
+        if (last.isEmpty()) {
+          return;
+        }
+      } catch (Exception e) {
+        last = e.toString();
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+    throw FlinkCluster.timeout(
+        "the MiniCluster at " + restAddress() + " to be healthy", timeout, last);
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean closed() {
+    return closed;
+  }
+
   @Override
   public void close() {
+    closed = true;
     try {
       super.close();
     } finally {

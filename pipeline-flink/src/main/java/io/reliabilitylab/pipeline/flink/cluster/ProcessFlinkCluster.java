@@ -16,14 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.runtime.client.JobStatusMessage;
-import org.apache.flink.runtime.rest.messages.EmptyMessageParameters;
-import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
-import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagerInfo;
-import org.apache.flink.runtime.rest.messages.taskmanager.TaskManagersHeaders;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -395,7 +389,11 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     String last = "nothing";
     while (System.nanoTime() < deadline) {
       try {
-        last = unhealthy();
+        Set<String> alive;
+        synchronized (this) {
+          alive = Set.copyOf(taskManagers.keySet());
+        }
+        last = unhealthy(alive);
         if (last.isEmpty()) {
           return;
         }
@@ -406,39 +404,6 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     }
     throw FlinkCluster.timeout(
         "process cluster " + config.clusterId + " to be healthy", timeout, last);
-  }
-
-  /** What keeps the cluster from being healthy; empty when nothing does. */
-  private String unhealthy() throws Exception {
-    Set<String> alive;
-    synchronized (this) {
-      alive = Set.copyOf(taskManagers.keySet());
-    }
-    List<TaskManagerInfo> registered =
-        List.copyOf(
-            client()
-                .sendRequest(
-                    TaskManagersHeaders.getInstance(),
-                    EmptyMessageParameters.getInstance(),
-                    EmptyRequestBody.getInstance())
-                .get(30, TimeUnit.SECONDS)
-                .getTaskManagerInfos());
-    Set<String> ids = new java.util.TreeSet<>();
-    registered.forEach(info -> ids.add(info.getResourceId().toString()));
-    if (!ids.equals(alive)) {
-      return "registered TaskManagers " + ids + ", live ones " + alive;
-    }
-    for (JobStatusMessage job : client().listJobs().get(30, TimeUnit.SECONDS)) {
-      if (!job.getJobState().isGloballyTerminalState()) {
-        return "job " + job.getJobId() + " '" + job.getJobName() + "' is " + job.getJobState();
-      }
-    }
-    for (TaskManagerInfo info : registered) {
-      if (info.getNumberAvailableSlots() != info.getNumberSlots()) {
-        return "TaskManager " + info.getResourceId() + " has slots in use";
-      }
-    }
-    return "";
   }
 
   /** Waits until every TaskManager in {@code ids} is registered; fails fast if one exits. */

@@ -29,6 +29,7 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.execution.ExecutionState;
 import org.apache.flink.runtime.jobgraph.JobVertexID;
 import org.apache.flink.runtime.rest.messages.ClusterConfigurationInfoHeaders;
@@ -457,6 +458,39 @@ public class RestFlinkCluster implements FlinkCluster {
     }
     throw FlinkCluster.timeout(
         "a checkpoint of job " + job + " triggered after " + after, timeout, last);
+  }
+
+  /**
+   * What keeps a cluster the lab started from being as good as new for the next job; empty when
+   * nothing does: exactly the TaskManagers in {@code live} registered, no job still running, every
+   * slot free.
+   */
+  protected String unhealthy(Set<String> live) throws Exception {
+    List<TaskManagerInfo> registered =
+        List.copyOf(
+            client
+                .sendRequest(
+                    TaskManagersHeaders.getInstance(),
+                    EmptyMessageParameters.getInstance(),
+                    EmptyRequestBody.getInstance())
+                .get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .getTaskManagerInfos());
+    Set<String> ids = new TreeSet<>();
+    registered.forEach(info -> ids.add(info.getResourceId().toString()));
+    if (!ids.equals(live)) {
+      return "registered TaskManagers " + ids + ", live ones " + live;
+    }
+    for (JobStatusMessage job : client.listJobs().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      if (!job.getJobState().isGloballyTerminalState()) {
+        return "job " + job.getJobId() + " '" + job.getJobName() + "' is " + job.getJobState();
+      }
+    }
+    for (TaskManagerInfo info : registered) {
+      if (info.getNumberAvailableSlots() != info.getNumberSlots()) {
+        return "TaskManager " + info.getResourceId() + " has slots in use";
+      }
+    }
+    return "";
   }
 
   @Override

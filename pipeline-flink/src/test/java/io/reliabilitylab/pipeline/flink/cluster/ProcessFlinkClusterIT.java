@@ -100,13 +100,15 @@ class ProcessFlinkClusterIT {
   void aSharedClusterIsReusedAndMadeHealthyAgain() throws Exception {
     ProcessClusterSettings settings = ProcessClusterSettings.builder().taskManagers(1).build();
     ProcessFlinkCluster first;
-    try (SharedProcessClusters.Lease lease = SharedProcessClusters.acquire(settings, directory)) {
+    try (ClusterLease<ProcessFlinkCluster> lease =
+        SharedProcessClusters.acquire(settings, directory)) {
       first = lease.cluster();
       assertThat(first.kill("tm-1")).isEqualTo(137);
     }
     assertThat(first.closed()).isFalse();
     List<Long> pids = new ArrayList<>();
-    try (SharedProcessClusters.Lease lease = SharedProcessClusters.acquire(settings, directory)) {
+    try (ClusterLease<ProcessFlinkCluster> lease =
+        SharedProcessClusters.acquire(settings, directory)) {
       assertThat(lease.cluster()).isSameAs(first);
       // the dead TaskManager was replaced and is no longer registered
       assertThat(lease.cluster().registeredTaskManagers()).containsExactly("tm-2");
