@@ -60,7 +60,8 @@ final class BrokerPipeline extends FlinkPipeline
   private static final Set<String> STEADY_LABELS = Set.of("final");
   // How long the final observation waits for offsets, checkpoint and snapshots to agree. Flink's
   // Kafka source commits a checkpoint's offsets only once its consumer's poll returns, which on
-  // an idle topic takes up to its fixed 10 s poll timeout.
+  // an idle topic takes up to its fixed 10 s poll timeout (made configurable by FLINK-40367 only in
+  // connector releases for Flink 2.x): most of a broker scenario's time after catch-up.
   private static final Duration SETTLE = Duration.ofSeconds(25);
 
   /** What a run of this pipeline can and cannot show. */
@@ -255,17 +256,22 @@ final class BrokerPipeline extends FlinkPipeline
     long deadline = System.nanoTime() + SETTLE.toNanos();
     LinkageRecord observed = linkageNow(label);
     long start = System.nanoTime();
-    while (steady && !settled(observed) && System.nanoTime() < deadline) {
+    String waitedFor = unsettled(observed);
+    String firstWait = waitedFor;
+    while (steady && !waitedFor.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(POLL.toMillis());
       observed = linkageNow(label);
+      waitedFor = unsettled(observed);
     }
     long waitedMs = (System.nanoTime() - start) / 1_000_000;
     if (steady && waitedMs > 1_000) {
       LOG.info(
-          "Linkage '{}' {} after {} ms: offsets {}, checkpoint {}, snapshots {}",
+          "Linkage '{}' {} after {} ms (first waiting for: {}): offsets {}, checkpoint {},"
+              + " snapshots {}",
           label,
-          settled(observed) ? "settled" : "did not settle",
+          waitedFor.isEmpty() ? "settled" : "did not settle (" + waitedFor + ")",
           waitedMs,
+          firstWait,
           observed.offsets(),
           observed.checkpoint(),
           observed.snapshots());
@@ -301,19 +307,29 @@ final class BrokerPipeline extends FlinkPipeline
     return new LinkageRecord(label, Instant.now(), topic, group, offsets, checkpoint, snapshots);
   }
 
-  private static boolean settled(LinkageRecord observed) {
+  /** What a steady linkage still lacks, empty once it settled. */
+  private static String unsettled(LinkageRecord observed) {
     LinkageRecord.CheckpointRef checkpoint = observed.checkpoint();
-    if (checkpoint == null || observed.snapshots().size() < 2) {
-      return false;
+    if (checkpoint == null) {
+      return "a completed checkpoint";
     }
-    boolean drained = observed.offsets().stream().allMatch(offset -> offset.lag() == 0);
-    boolean committed =
-        observed.snapshots().values().stream()
-            .allMatch(
-                snapshot ->
-                    snapshot.committedCheckpointId() != null
-                        && snapshot.committedCheckpointId() == checkpoint.id());
-    return drained && committed;
+    if (observed.snapshots().size() < 2) {
+      return "a snapshot of both tables";
+    }
+    if (!observed.offsets().stream().allMatch(offset -> offset.lag() == 0)) {
+      return "consumer lag 0 " + observed.offsets();
+    }
+    for (Map.Entry<String, LinkageRecord.SnapshotRef> table : observed.snapshots().entrySet()) {
+      Long committed = table.getValue().committedCheckpointId();
+      if (committed == null || committed != checkpoint.id()) {
+        return table.getKey()
+            + " committed by checkpoint "
+            + checkpoint.id()
+            + ", not "
+            + committed;
+      }
+    }
+    return "";
   }
 
   @Override
@@ -347,7 +363,8 @@ final class BrokerPipeline extends FlinkPipeline
 
   @Override
   public long droppedReplays() throws Exception {
-    if (!(cluster() instanceof RestFlinkCluster rest)) {
+    RestFlinkCluster rest = restCluster();
+    if (rest == null) {
       throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
     }
     return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_DROPPED);

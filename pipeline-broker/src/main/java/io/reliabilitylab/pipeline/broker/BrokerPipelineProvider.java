@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.broker.kafka.EmbeddedKafkaBroker;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaBrokerProcess;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
 import io.reliabilitylab.pipeline.broker.kafka.LabKafkaBroker;
+import io.reliabilitylab.pipeline.broker.kafka.SharedKafkaBrokers;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
@@ -144,6 +145,16 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     return value.equals("true") && !options.containsKey(BOOTSTRAP_SERVERS);
   }
 
+  /**
+   * Whether the scenario runs on the JVM's shared embedded broker: the default broker and topic; a
+   * broker process, an external cluster or a topic named by the user get no sharing.
+   */
+  static boolean sharesBroker(Map<String, String> options) {
+    return !options.containsKey(BOOTSTRAP_SERVERS)
+        && !options.containsKey(TOPIC)
+        && !brokerAsProcess(options);
+  }
+
   @Override
   public PipelineUnderTest start(PipelineConfig config) throws Exception {
     for (String key : requiredOptions()) {
@@ -161,8 +172,12 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     BrokerPipeline pipeline = null;
     try {
       String bootstrap;
+      boolean sharedBroker = sharesBroker(config.options());
       if (config.option(BOOTSTRAP_SERVERS).isPresent()) {
         bootstrap = config.option(BOOTSTRAP_SERVERS).get();
+      } else if (sharedBroker) {
+        broker = SharedKafkaBrokers.acquire(work.resolve("kafka"));
+        bootstrap = broker.bootstrapServers();
       } else {
         broker =
             brokerAsProcess(config.options())
@@ -172,10 +187,16 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         bootstrap = broker.bootstrapServers();
       }
       ExternalDatabase source = ExternalDatabase.of(config.source());
+      // on a shared broker every scenario publishes to topics of its own
       String topic =
           config.option(
               TOPIC,
-              DebeziumPublisher.DEFAULT_TOPIC_PREFIX + "." + source.database() + "." + table);
+              DebeziumPublisher.DEFAULT_TOPIC_PREFIX
+                  + "."
+                  + source.database()
+                  + "."
+                  + table
+                  + (sharedBroker ? "." + work.getFileName() : ""));
       String deadLetterTopic = DeadLetterSink.topicFor(topic);
       topics = KafkaTopics.connect(bootstrap, ADMIN_TIMEOUT);
       int partitions = Integer.parseInt(config.option(PARTITIONS, "3"));

@@ -46,6 +46,14 @@ final class ClusterDescription {
     return cluster instanceof ProcessFlinkCluster processes ? processes : null;
   }
 
+  /** The cluster under {@code cluster} that answers Flink's REST API, a lease unwrapped. */
+  static @Nullable RestFlinkCluster restOf(FlinkCluster cluster) {
+    if (cluster instanceof ClusterLease<?> lease) {
+      return lease.cluster();
+    }
+    return cluster instanceof RestFlinkCluster rest ? rest : null;
+  }
+
   /** The embedded MiniCluster under {@code cluster}, a shared one's lease unwrapped. */
   static @Nullable MiniClusterRunner miniClusterOf(FlinkCluster cluster) {
     if (cluster instanceof ClusterLease<?> lease) {
@@ -136,7 +144,8 @@ final class ClusterDescription {
   private static Map<String, String> timeouts(FlinkCluster cluster) {
     Map<String, String> reported = Map.of();
     String source = "";
-    if (cluster instanceof RestFlinkCluster rest) {
+    RestFlinkCluster rest = restOf(cluster);
+    if (rest != null) {
       try {
         reported = rest.clusterConfiguration();
       } catch (Exception e) {

@@ -107,6 +107,9 @@ public abstract class FlinkPipeline
   private volatile OrdersJob job;
   // Changes when the job is restored from a savepoint or retained checkpoint as a new job.
   private volatile JobID jobId;
+  // When the current job's submission returned (a pipeline is built right after it), for the log
+  // line that measures job start to streaming.
+  private volatile long submittedNanos = System.nanoTime();
   protected final PipelineConfig config;
   private final IcebergWarehouse warehouse;
   private final TableMaintenance maintenance;
@@ -160,10 +163,7 @@ public abstract class FlinkPipeline
   }
 
   private int taskManagerCountOfTheJob() throws Exception {
-    FlinkCluster current = cluster;
-    ProcessFlinkCluster processes = ClusterDescription.processesOf(current);
-    RestFlinkCluster rest =
-        processes != null ? processes : current instanceof RestFlinkCluster r ? r : null;
+    RestFlinkCluster rest = restCluster();
     if (rest == null) {
       return 1;
     }
@@ -180,6 +180,10 @@ public abstract class FlinkPipeline
     Instant deadline = Instant.now().plus(timeout);
     cluster.awaitRunning(jobId, timeout);
     awaitSourceStreaming(Duration.between(Instant.now(), deadline));
+    LOG.info(
+        "Job {} streams from its source {} ms after its submission returned",
+        jobId,
+        Duration.ofNanos(System.nanoTime() - submittedNanos).toMillis());
   }
 
   /**
@@ -202,6 +206,11 @@ public abstract class FlinkPipeline
   /** The job's id as it runs now (it changes when restored as a new job). */
   protected JobID currentJobId() {
     return jobId;
+  }
+
+  /** The cluster that answers Flink's REST API (a shared cluster's lease unwrapped), if any. */
+  protected @Nullable RestFlinkCluster restCluster() {
+    return ClusterDescription.restOf(cluster);
   }
 
   /** The cluster the job runs on now (a fresh one after {@link #loseCluster()} and a restore). */
@@ -476,6 +485,7 @@ public abstract class FlinkPipeline
       LOG.info("Started a new cluster at {} after the cluster was lost", cluster.restAddress());
     }
     beforeSubmit();
+    submittedNanos = System.nanoTime();
     JobID restoredId = cluster.submit(restored, path, keptId);
     job = restored;
     jobId = restoredId;

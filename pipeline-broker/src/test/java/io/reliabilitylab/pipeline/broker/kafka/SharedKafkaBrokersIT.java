@@ -1,0 +1,44 @@
+package io.reliabilitylab.pipeline.broker.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A shared broker keeps its topics and address from one lease to the next, is started again when a
+ * scenario left it stopped, and is not handed to two leases at once.
+ */
+class SharedKafkaBrokersIT {
+
+  @TempDir Path directory;
+
+  @AfterAll
+  static void stopBrokers() {
+    SharedKafkaBrokers.closeAll();
+  }
+
+  @Test
+  void oneBrokerServesLeaseAfterLeaseAndComesBackAfterAStopThatWasNotUndone() {
+    String address;
+    try (LabKafkaBroker first = SharedKafkaBrokers.acquire(directory.resolve("first"));
+        KafkaTopics topics = first.topics()) {
+      address = first.bootstrapServers();
+      topics.createTopic("lab.lab.orders.first", 3);
+      try (LabKafkaBroker concurrent = SharedKafkaBrokers.acquire(directory.resolve("second"))) {
+        assertThat(concurrent.bootstrapServers()).isNotEqualTo(address);
+      }
+      first.stop(); // a broker restart cut short: the scenario ends with the broker down
+    }
+
+    try (LabKafkaBroker again = SharedKafkaBrokers.acquire(directory.resolve("third"));
+        KafkaTopics topics = again.topics()) {
+      assertThat(again.bootstrapServers()).isEqualTo(address);
+      assertThat(again.logDirectory()).startsWith(directory.resolve("first"));
+      assertThat(topics.exists("lab.lab.orders.first")).isTrue();
+      assertThat(again.describe()).contains("shared");
+    }
+  }
+}
