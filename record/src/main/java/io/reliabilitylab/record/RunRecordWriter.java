@@ -3,6 +3,10 @@ package io.reliabilitylab.record;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,25 +82,29 @@ public final class RunRecordWriter {
   }
 
   private static String serialize(Object value) {
-    String json;
     try {
-      json = RunRecordJson.prettyWriter().writeValueAsString(value) + "\n";
-    } catch (JsonProcessingException e) {
+      // Last line of defence: a registered secret that reached evidence samples or free text is
+      // masked in string values only, never in keys or structure, so the record always reads back.
+      JsonNode tree = RunRecordJson.mapper().valueToTree(value);
+      return RunRecordJson.prettyWriter().writeValueAsString(maskRegistered(tree)) + "\n";
+    } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new IllegalStateException("Could not serialise " + value.getClass().getSimpleName(), e);
     }
-    // Last line of defence: a registered secret that reached evidence samples or free text.
-    String masked = Redactor.redactRegistered(json);
-    if (!masked.equals(json)) {
-      try {
-        RunRecordJson.mapper().readTree(masked);
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException(
-            "A registered secret is in the record and cannot be masked without breaking the JSON;"
-                + " remove it from the evidence",
-            e);
+  }
+
+  private static JsonNode maskRegistered(JsonNode node) {
+    if (node.isTextual()) {
+      String masked = Redactor.redactRegistered(node.textValue());
+      return masked.equals(node.textValue()) ? node : TextNode.valueOf(masked);
+    }
+    if (node instanceof ObjectNode object) {
+      object.properties().forEach(field -> field.setValue(maskRegistered(field.getValue())));
+    } else if (node instanceof ArrayNode array) {
+      for (int i = 0; i < array.size(); i++) {
+        array.set(i, maskRegistered(array.get(i)));
       }
     }
-    return masked;
+    return node;
   }
 
   private Path writeAtomically(Path target, String json) throws IOException {

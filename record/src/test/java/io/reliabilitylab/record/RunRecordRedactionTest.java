@@ -20,6 +20,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A password given in a JDBC URL, a property or on the command line never reaches a record. */
 class RunRecordRedactionTest {
@@ -177,5 +179,61 @@ class RunRecordRedactionTest {
     RunRecord record = recordFullOfSecrets();
 
     assertThat(RunRecordReader.read(new RunRecordWriter(dir).write(record))).isEqualTo(record);
+  }
+
+  /**
+   * Passwords that are also common words, names in the record or one character: the record reads
+   * back with every key intact, and the password is gone from where it was given and echoed.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"a", "b", "lab", "root", "test", "orders", "password", "p@ss\"w{0}rd\\.*$[x]"})
+  void aCommonOrShortPasswordNeverCorruptsTheRecord(String password) throws IOException {
+    Redactor.register(password);
+    RunRecord record =
+        RunRecord.builder(SampleRecords.RUN_ID, SampleRecords.START)
+            .finishedAt(SampleRecords.START.plusSeconds(5))
+            .command(
+                List.of(
+                    "reliability-lab",
+                    "run",
+                    "--source-jdbc-url",
+                    "jdbc:mysql://127.0.0.1:3306/lab",
+                    "--source-user",
+                    "lab",
+                    "--source-password",
+                    password))
+            .environment(SampleRecords.environment())
+            .scenario(ScenarioInfo.of("direct", "task-failure", 7, 10, 10))
+            .configuration("source.table", "orders")
+            .fault(SampleRecords.firedFault())
+            .check(SampleRecords.snapshotDiff())
+            .diagnostics(
+                Diagnostics.builder("the source refused the login", SampleRecords.START)
+                    .exceptionHistory(
+                        List.of(
+                            new JobFailure(
+                                SampleRecords.START,
+                                "java.sql.SQLException",
+                                "Access denied for user 'lab' (using password '" + password + "')",
+                                null,
+                                null,
+                                true)))
+                    .build())
+            .claimBoundary("Shows that a password never breaks a record.")
+            .build();
+
+    Path file = new RunRecordWriter(dir).write(record);
+    String json = Files.readString(file);
+    RunRecord read = RunRecordReader.read(file);
+
+    assertThat(read.environment()).isEqualTo(record.environment());
+    assertThat(read.checks()).hasSameSizeAs(record.checks());
+    assertThat(json).contains("\"docker_available\"", "\"distribution\"");
+    assertThat(read.command()).endsWith("--source-password ***");
+    assertThat(read.diagnostics().exceptionHistory().get(0).message())
+        .startsWith("Access denied for user ")
+        .endsWith(" '***')");
+    assertThat(Redactor.redactRegistered(json)).as("nothing left to mask").isEqualTo(json);
   }
 }

@@ -3,11 +3,15 @@ package io.reliabilitylab.harness.cli;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.harness.secrets.LabLogging;
+import io.reliabilitylab.harness.secrets.RedactingWriter;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.runner.discovery.PluginClassLoader;
 import io.reliabilitylab.runner.discovery.PluginPath;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,8 +83,8 @@ public final class ReliabilityLab {
 
   /** Runs the command line and exits the JVM with its {@link ExitCode}. */
   public static void main(String... args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    PrintWriter out = redacting(System.out);
+    PrintWriter err = redacting(System.err);
     try {
       // Before anything logs: concise, redacted lines on stderr, never on the output users parse.
       LabLogging.configure();
@@ -191,6 +195,11 @@ public final class ReliabilityLab {
       }
     }
     return path;
+  }
+
+  private static PrintWriter redacting(PrintStream stream) {
+    return new PrintWriter(
+        new RedactingWriter(new OutputStreamWriter(stream, Charset.defaultCharset())), true);
   }
 
   private CommandLine commandLine(ClassLoader pluginClassLoader, List<String> arguments) {

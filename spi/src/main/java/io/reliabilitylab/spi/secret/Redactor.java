@@ -47,6 +47,12 @@ public final class Redactor {
   /** What every secret is replaced with. */
   public static final String MASK = "***";
 
+  /**
+   * How long a registered secret must be to be masked inside other words too: below this an
+   * accidental match in ordinary text (a table name, an English word) is likely.
+   */
+  public static final int MASKED_ANYWHERE_LENGTH = 12;
+
   private static final String SECRET_WORDS =
       "password|passwd|pwd|secret|token|credential|jaas|api[-_.]?key";
 
@@ -149,17 +155,65 @@ public final class Redactor {
   }
 
   /**
-   * The text with only the {@linkplain #register registered} secrets masked: for structured text
-   * (JSON) that the patterns could make ill-formed.
+   * The text with only the {@linkplain #register registered} secrets masked, for one value of
+   * structured text (a JSON string, never a key or the document whole). A secret of at least
+   * {@value #MASKED_ANYWHERE_LENGTH} characters is masked wherever it appears; a shorter one only
+   * where it stands as a token of its own, so that the password {@code b} leaves {@code
+   * distribution} and {@code jdbc} alone and {@code lab} leaves {@code lab.orders} and {@code
+   * lab_cdc} alone, while {@code :lab@}, {@code 'lab'} and {@code lab} standing alone are masked.
    */
   public static String redactRegistered(String text) {
     String result = Objects.requireNonNull(text, "text");
     for (String secret : registeredLongestFirst) {
       if (result.contains(secret)) {
-        result = result.replace(secret, MASK);
+        result =
+            secret.length() >= MASKED_ANYWHERE_LENGTH
+                ? result.replace(secret, MASK)
+                : replaceTokens(result, secret);
       }
     }
     return result;
+  }
+
+  private static String replaceTokens(String text, String secret) {
+    StringBuilder out = null;
+    int last = 0;
+    int at = text.indexOf(secret);
+    while (at >= 0) {
+      int end = at + secret.length();
+      if (!continuesToken(text, at - 1, -1) && !continuesToken(text, end, 1)) {
+        if (out == null) {
+          out = new StringBuilder(text.length());
+        }
+        out.append(text, last, at).append(MASK);
+        last = end;
+        at = text.indexOf(secret, end);
+      } else {
+        at = text.indexOf(secret, at + 1);
+      }
+    }
+    return out == null ? text : out.append(text, last, text.length()).toString();
+  }
+
+  /**
+   * Whether the character at {@code index} joins a secret found next to it into a longer word: a
+   * letter, a digit, {@code _}, or a {@code .} or {@code -} with a letter or digit beyond it (so
+   * that {@code lab.orders} and {@code --source-password} are words, a sentence's final {@code .}
+   * is not).
+   */
+  private static boolean continuesToken(String text, int index, int direction) {
+    if (index < 0 || index >= text.length()) {
+      return false;
+    }
+    char c = text.charAt(index);
+    if (Character.isLetterOrDigit(c) || c == '_') {
+      return true;
+    }
+    int beyond = index + direction;
+    return (c == '.' || c == '-')
+        && beyond >= 0
+        && beyond < text.length()
+        && Character.isLetterOrDigit(text.charAt(beyond));
   }
 
   /** Like {@link #redact(String)}, passing {@code null} through. */

@@ -32,6 +32,25 @@ class RedactorProperties {
   }
 
   @Property(tries = 300)
+  void aShortSecretIsMaskedAsATokenAndLeftAloneInsideWords(
+      @ForAll @AlphaChars @NumericChars @StringLength(min = 1, max = 11) String secret,
+      @ForAll @AlphaChars @StringLength(min = 1, max = 6) String before,
+      @ForAll @AlphaChars @StringLength(min = 1, max = 6) String after) {
+    Redactor.clearRegistered();
+    try {
+      Redactor.register(secret);
+      String words =
+          before + secret + " " + before + "." + secret + "_" + after + " " + secret + after;
+
+      assertThat(Redactor.redactRegistered(words)).isEqualTo(words);
+      assertThat(Redactor.redactRegistered("password '" + secret + "' for " + before + secret))
+          .isEqualTo("password '***' for " + before + secret);
+    } finally {
+      Redactor.clearRegistered();
+    }
+  }
+
+  @Property(tries = 300)
   void redactingTwiceChangesNothingMore(@ForAll @StringLength(max = 80) String text) {
     String once = Redactor.redact(text);
 

@@ -217,6 +217,28 @@ class RedactorTest {
     }
 
     @Test
+    void aShortSecretIsHiddenOnlyWhereItStandsAsAToken() {
+      Redactor.register("b");
+      Redactor.register("lab");
+      Redactor.register("password");
+
+      assertThat(Redactor.redactRegistered("distribution jdbc:mysql://db/x b"))
+          .isEqualTo("distribution jdbc:mysql://db/x ***");
+      assertThat(Redactor.redactRegistered("lab.orders lab_cdc :lab@db 'lab' was lab."))
+          .isEqualTo("lab.orders lab_cdc :***@db '***' was ***.");
+      assertThat(Redactor.redactRegistered("--source-password and source.password: password"))
+          .isEqualTo("--source-password and source.password: ***");
+    }
+
+    @Test
+    void aLongSecretIsHiddenInsideOtherWordsToo() {
+      Redactor.register("correct-horse-battery");
+
+      assertThat(Redactor.redactRegistered("xcorrect-horse-batteryx"))
+          .isEqualTo("x" + Redactor.MASK + "x");
+    }
+
+    @Test
     void onlyRegisteredSecretsAreHiddenInStructuredText() {
       Redactor.register("hunter2");
 

@@ -1,0 +1,35 @@
+package io.reliabilitylab.harness.secrets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.reliabilitylab.spi.secret.Redactor;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RedactingWriterTest {
+
+  @AfterEach
+  void forget() {
+    Redactor.clearRegistered();
+  }
+
+  @Test
+  void aSecretSplitAcrossWritesIsMaskedAndOtherTextIsKept() {
+    Redactor.register("lab");
+    StringWriter console = new StringWriter();
+    PrintWriter out = new PrintWriter(new RedactingWriter(console), true);
+
+    out.print("Running direct on external (jdbc:mysql://127.0.0.1:1/l");
+    out.println("ab), table lab.orders");
+    out.print("progress 50% as lab");
+    out.flush();
+
+    assertThat(console.toString())
+        .isEqualTo(
+            "Running direct on external (jdbc:mysql://127.0.0.1:1/***), table lab.orders"
+                + System.lineSeparator()
+                + "progress 50% as ***");
+  }
+}
