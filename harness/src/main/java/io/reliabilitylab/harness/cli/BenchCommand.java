@@ -26,6 +26,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /** {@code reliability-lab bench}: measures a pipeline against its source and prints JSON. */
@@ -64,11 +65,11 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--events",
-      defaultValue = "50000",
+      defaultValue = "1000000",
       description =
-          "Change events of the batched throughput phase. Default: ${DEFAULT-VALUE}. The latency"
-              + " phase writes twice as many more.")
-  private int events = 50_000;
+          "Change events of the batched throughput phase (and of the backlog). Default:"
+              + " ${DEFAULT-VALUE}, --quick: 20000. The latency phase writes twice as many more.")
+  private int events = 1_000_000;
 
   @Option(
       names = "--single-events",
@@ -86,15 +87,27 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--initial-rows",
-      defaultValue = "20000",
-      description = "Rows in the table before the pipeline starts. Default: ${DEFAULT-VALUE}.")
-  private int initialRows = 20_000;
+      defaultValue = "1000000",
+      description =
+          "Rows in the table before the pipeline starts (the initial snapshot). Default:"
+              + " ${DEFAULT-VALUE}, --quick: 10000.")
+  private int initialRows = 1_000_000;
 
   @Option(
       names = "--changes-per-commit",
-      defaultValue = "500",
-      description = "Changes per source commit in the batched mode. Default: ${DEFAULT-VALUE}.")
-  private int changesPerCommit = 500;
+      defaultValue = "2000",
+      description =
+          "Changes per source commit in the batched mode. Default: ${DEFAULT-VALUE}, --quick:"
+              + " 500.")
+  private int changesPerCommit = 2000;
+
+  @Option(
+      names = "--quick",
+      description =
+          "Small sizes for a smoke test or CI (a minute, not the figures at scale): --events"
+              + " 20000, --initial-rows 10000, --changes-per-commit 500, --latency-duration 4s,"
+              + " each unless given.")
+  private boolean quick;
 
   @Option(
       names = "--seed",
@@ -171,6 +184,9 @@ final class BenchCommand implements Callable<Integer> {
 
   /** The bench's settings from the options; a wrong combination is a usage error. */
   BenchConfig config() {
+    if (quick) {
+      applyQuickSizes();
+    }
     if (events < 1) {
       throw usage("--events must be at least 1, got " + events + ".");
     }
@@ -213,6 +229,22 @@ final class BenchCommand implements Callable<Integer> {
       builder.sustain(sustain, rate);
     }
     return builder.build();
+  }
+
+  private void applyQuickSizes() {
+    ParseResult given = spec.commandLine().getParseResult();
+    if (!given.hasMatchedOption("--events")) {
+      events = 20_000;
+    }
+    if (!given.hasMatchedOption("--initial-rows")) {
+      initialRows = 10_000;
+    }
+    if (!given.hasMatchedOption("--changes-per-commit")) {
+      changesPerCommit = 500;
+    }
+    if (!given.hasMatchedOption("--latency-duration")) {
+      latencyDuration = Duration.ofSeconds(4);
+    }
   }
 
   private Set<BenchMode> modes() {

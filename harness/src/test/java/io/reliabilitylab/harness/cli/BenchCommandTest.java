@@ -2,9 +2,11 @@ package io.reliabilitylab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.harness.bench.BenchConfig;
 import io.reliabilitylab.harness.cli.ReliabilityLabTest.Run;
 import io.reliabilitylab.record.ExitCode;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** The bench command's arguments; the bench itself runs in pipeline-direct's BenchCommandIT. */
 class BenchCommandTest {
@@ -60,5 +62,22 @@ class BenchCommandTest {
     assertThat(run.exitCode()).isEqualTo(USAGE);
     assertThat(run.err()).contains("nope");
     assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void theDefaultSizesAreAtScaleAndQuickShrinksOnlyWhatWasNotGiven() {
+    BenchCommand atScale = new BenchCommand(getClass().getClassLoader());
+    new CommandLine(atScale).parseArgs();
+    BenchCommand quick = new BenchCommand(getClass().getClassLoader());
+    new CommandLine(quick).parseArgs("--quick", "--initial-rows", "777");
+
+    BenchConfig full = atScale.config();
+    BenchConfig small = quick.config();
+
+    assertThat(full.batchedEvents()).isEqualTo(1_000_000);
+    assertThat(full.initialRows()).isEqualTo(1_000_000);
+    assertThat(small.batchedEvents()).isEqualTo(20_000);
+    assertThat(small.initialRows()).isEqualTo(777);
+    assertThat(small.changesPerCommit()).isEqualTo(500);
   }
 }
