@@ -3,7 +3,9 @@ package io.reliabilitylab.harness.cli;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /** The top command: says what the lab is and dispatches to its subcommands. */
@@ -28,7 +30,18 @@ import picocli.CommandLine.Spec;
     footer = {"", "Run '" + ReliabilityLab.NAME + " COMMAND --help' for a command's options."})
 final class LabCommand implements Callable<Integer> {
 
+  /** Everything on the console, the third-party engines' lines too (read by main at startup). */
+  static final String VERBOSE = "--verbose";
+
   @Spec private CommandSpec spec;
+
+  @Option(
+      names = VERBOSE,
+      scope = ScopeType.INHERIT,
+      description =
+          "Print every log line on the console (Flink, Kafka, Debezium, Iceberg, the database),"
+              + " not only the lab's own; by default they go to the log file in --out.")
+  private boolean verbose;
 
   LabCommand() {
     // Picocli injects the spec before call(); this placeholder is never used.

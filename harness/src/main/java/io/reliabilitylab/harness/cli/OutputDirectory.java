@@ -1,5 +1,6 @@
 package io.reliabilitylab.harness.cli;
 
+import io.reliabilitylab.harness.secrets.LabLogging;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ final class OutputDirectory {
       Files.createDirectories(absolute);
       Path probe = Files.createTempFile(absolute, ".srl-write-check", ".tmp");
       Files.delete(probe);
-      return directory;
     } catch (IOException | SecurityException e) {
       throw new ParameterException(
           command.commandLine(),
@@ -30,6 +30,28 @@ final class OutputDirectory {
               + " cannot be used: "
               + reason(e)
               + "; choose a directory you can write to, e.g. --out lab-runs");
+    }
+    logInto(command, absolute);
+    return directory;
+  }
+
+  /**
+   * Once the command line configured the lab's logging: everything but the lab's warnings goes into
+   * a log file in the directory, whose path the console names first.
+   */
+  private static void logInto(CommandSpec command, Path directory) {
+    if (!LabLogging.configured()) {
+      return;
+    }
+    try {
+      Path log = LabLogging.logTo(directory);
+      if (log != null) {
+        command.commandLine().getErr().println("Log: " + log);
+        command.commandLine().getErr().flush();
+      }
+    } catch (IOException e) {
+      throw new ParameterException(
+          command.commandLine(), "--out " + directory + " cannot hold the log file: " + reason(e));
     }
   }
 

@@ -87,7 +87,7 @@ public final class ReliabilityLab {
     PrintWriter err = redacting(System.err);
     try {
       // Before anything logs: concise, redacted lines on stderr, never on the output users parse.
-      LabLogging.configure();
+      LabLogging.configure(List.of(args).contains(LabCommand.VERBOSE));
     } catch (RuntimeException e) {
       err.println(NAME + ": cannot configure logging: " + Errors.oneLine(e));
       System.exit(ExitCode.USAGE_OR_ENVIRONMENT.code());

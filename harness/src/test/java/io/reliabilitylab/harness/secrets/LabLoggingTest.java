@@ -8,12 +8,15 @@ import io.reliabilitylab.spi.secret.Redactor;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +27,11 @@ class LabLoggingTest {
 
   private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
+  // Verbose, so that every line reaches the console these tests read; the quiet default has a test
+  // of its own.
   @BeforeAll
   static void configure() {
-    assertThat(LabLogging.configure()).isTrue();
+    assertThat(LabLogging.configure(true)).isTrue();
   }
 
   @AfterAll
@@ -108,14 +113,41 @@ class LabLoggingTest {
 
   @Test
   void verboseShowsTheLabsDebugLines() {
-    try {
-      LabLogging.configure(true);
-      LoggerFactory.getLogger("io.reliabilitylab.harness.Lifecycle").debug("lab detail");
-      LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").debug("kafka detail");
-    } finally {
-      LabLogging.configure();
-    }
+    LoggerFactory.getLogger("io.reliabilitylab.harness.Lifecycle").debug("lab detail");
+    LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").debug("kafka detail");
 
     assertThat(output()).contains("lab detail").doesNotContain("kafka detail");
+  }
+
+  @Test
+  void byDefaultTheConsoleShowsTheLabsWarningsOnlyAndTheLogFileEverything(@TempDir Path directory)
+      throws Exception {
+    Path file;
+    try {
+      LabLogging.configure();
+      assertThat(LabLogging.configured()).isTrue();
+      file = LabLogging.logTo(directory);
+      Redactor.register("Opaque-Secret-42");
+      Logger lab = LoggerFactory.getLogger("io.reliabilitylab.runner.phase.Lab");
+      lab.info("scenario started");
+      lab.warn("lab warning");
+      LoggerFactory.getLogger("org.apache.flink.runtime.taskmanager.Task")
+          .warn("switched to FAILED", new IllegalStateException("injected fault"));
+      LoggerFactory.getLogger("io.reliabilitylab.shaded.cdc.io.debezium.MySqlConnection")
+          .warn("serverTimezone is obsolete");
+      java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog.BinaryLogClient")
+          .info("Connected with Opaque-Secret-42");
+    } finally {
+      LabLogging.configure(true);
+    }
+
+    assertThat(output())
+        .contains("lab warning")
+        .doesNotContain("scenario started", "injected fault", "serverTimezone", "Connected");
+    assertThat(file).isRegularFile().hasParent(directory.toAbsolutePath());
+    assertThat(Files.readString(file))
+        .contains("scenario started", "lab warning", "injected fault", "serverTimezone")
+        .contains("Connected with ***")
+        .doesNotContain("Opaque-Secret-42");
   }
 }

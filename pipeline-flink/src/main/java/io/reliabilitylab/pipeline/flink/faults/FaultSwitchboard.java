@@ -375,7 +375,8 @@ public final class FaultSwitchboard {
       ACTIVE.remove(arming);
       anyArmed = !ACTIVE.isEmpty();
     }
-    LOG.warn(
+    // INFO: an injected fault firing is the plan, not a problem for the user to look at.
+    LOG.info(
         "Fault {} fired at point {}: {} at {}{}",
         arming.faultId(),
         arming.point(),
@@ -407,7 +408,7 @@ public final class FaultSwitchboard {
   /** Called by a throttle when it begins: its time is kept, it stays active until disarmed. */
   static void started(Arming arming, FaultFiring firing) {
     FIRED.put(arming.faultId(), firing);
-    LOG.warn(
+    LOG.info(
         "Fault {} began throttling at point {} at {}",
         arming.faultId(),
         arming.point(),
