@@ -169,7 +169,7 @@ class BrokerRunCommandIT {
         .isPositive();
 
     // The poison's bytes are kept in the dead-letter topic, and only there.
-    byte[] poison = poisonBytesFromTheDeadLetterTopic(poisoned);
+    byte[] poison = poisonBytesFromTheDeadLetterTopic(deadLetter);
     assertThat(sha256(poison)).isEqualTo(deadLetter.originalValueSha256());
     assertThat(poison.length).isEqualTo((int) deadLetter.originalValueLength());
     String plaintext = new String(poison, 2, poison.length - 2, StandardCharsets.UTF_8);
@@ -194,13 +194,17 @@ class BrokerRunCommandIT {
                     .doesNotContain(innerBase64));
   }
 
-  /** The run's dead-letter topic segment on disk holds the quarantined record's original bytes. */
-  private byte[] poisonBytesFromTheDeadLetterTopic(RunRecord poisoned) throws Exception {
-    Path runDirectory = out.resolve(poisoned.runId());
-    try (Stream<Path> files = Files.walk(runDirectory)) {
+  /**
+   * The dead-letter topic's segment on disk holds the quarantined record's original bytes. The
+   * suite's scenarios share one broker, whose log directory is in the run directory of the scenario
+   * that started it, so the partition's directory is looked for under the whole output directory.
+   */
+  private byte[] poisonBytesFromTheDeadLetterTopic(DlqRecord deadLetter) throws Exception {
+    String partition = deadLetter.topic() + "-" + deadLetter.partition();
+    try (Stream<Path> files = Files.walk(out)) {
       for (Path segment :
           files
-              .filter(p -> p.getParent().getFileName().toString().endsWith(".dlq-0"))
+              .filter(p -> p.getParent().getFileName().toString().equals(partition))
               .filter(p -> p.toString().endsWith(".log"))
               .toList()) {
         Matcher matcher =
@@ -210,7 +214,8 @@ class BrokerRunCommandIT {
         }
       }
     }
-    throw new AssertionError("no dead letter with an original value under " + runDirectory);
+    throw new AssertionError(
+        "no dead letter with an original value in " + partition + " under " + out);
   }
 
   private static OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture(

@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.broker.kafka;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * once: each scenario publishes to topics of its own on it. A broker serves one lease at a time (a
  * second pipeline running at once gets a broker of its own); a lease's {@code close()} hands it
  * back, and the next {@link #acquire} starts it again if a scenario left it stopped (a broker
- * restart that did not finish). A reused broker keeps the log directory it was started in. Every
- * shared broker stops at JVM exit or by {@link #closeAll()}.
+ * restart that did not finish). A reused broker keeps the log directory it was started in; one
+ * whose directory was deleted meanwhile is stopped and replaced. Every shared broker stops at JVM
+ * exit or by {@link #closeAll()}.
  *
  * <pre>{@code
  * try (LabKafkaBroker broker = SharedKafkaBrokers.acquire(scenarioDirectory.resolve("kafka"))) {
@@ -50,6 +52,16 @@ public final class SharedKafkaBrokers {
     Objects.requireNonNull(directory, "directory");
     EmbeddedKafkaBroker idle;
     while ((idle = takeIdle()) != null) {
+      if (!Files.isDirectory(idle.logDirectory())) {
+        // its files were deleted with the directory of the scenario that started it (a test's
+        // temporary directory): it cannot create the next scenario's topics
+        LOG.info(
+            "The shared Kafka broker's log directory {} is gone; starting a new broker",
+            idle.logDirectory());
+        forget(idle);
+        idle.close();
+        continue;
+      }
       try {
         if (!idle.isRunning()) {
           LOG.info("The shared Kafka broker was left stopped; starting it again");

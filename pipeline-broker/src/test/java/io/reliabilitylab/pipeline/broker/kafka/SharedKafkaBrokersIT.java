@@ -2,8 +2,12 @@ package io.reliabilitylab.pipeline.broker.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +19,7 @@ class SharedKafkaBrokersIT {
 
   @TempDir Path directory;
 
+  @BeforeAll
   @AfterAll
   static void stopBrokers() {
     SharedKafkaBrokers.closeAll();
@@ -39,6 +44,26 @@ class SharedKafkaBrokersIT {
       assertThat(again.logDirectory()).startsWith(directory.resolve("first"));
       assertThat(topics.exists("lab.lab.orders.first")).isTrue();
       assertThat(again.describe()).contains("shared");
+    }
+  }
+
+  @Test
+  void aBrokerWhoseDirectoryWasDeletedIsReplaced() throws Exception {
+    Path gone = directory.resolve("gone");
+    String address;
+    try (LabKafkaBroker first = SharedKafkaBrokers.acquire(gone)) {
+      address = first.bootstrapServers();
+    }
+    try (Stream<Path> files = Files.walk(gone)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+
+    try (LabKafkaBroker next = SharedKafkaBrokers.acquire(directory.resolve("next"));
+        KafkaTopics topics = next.topics()) {
+      assertThat(next.logDirectory()).startsWith(directory.resolve("next"));
+      assertThat(next.bootstrapServers()).isNotEqualTo(address);
+      topics.createTopic("lab.lab.orders.next", 1);
+      assertThat(topics.exists("lab.lab.orders.next")).isTrue();
     }
   }
 }
