@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.phase.Lab;
 import io.reliabilitylab.runner.phase.Lifecycle;
+import io.reliabilitylab.runner.phase.PhaseListener;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -61,17 +62,14 @@ public final class ScenarioRunner {
       List<FaultInjector> faults,
       List<String> command,
       Clock clock) {
-    this.lifecycle =
-        new Lifecycle(
-            new Lab(
-                source,
-                outDirectory,
-                pipelines,
-                checks,
-                faults,
-                command,
-                clock,
-                GitRevision.current()));
+    this(
+        new Lab(
+            source, outDirectory, pipelines, checks, faults, command, clock, GitRevision.current()),
+        PhaseListener.NONE);
+  }
+
+  private ScenarioRunner(Lab lab, PhaseListener listener) {
+    this.lifecycle = new Lifecycle(lab, listener);
   }
 
   /** A builder of a runner on {@code source}, started by the caller. */
@@ -105,6 +103,7 @@ public final class ScenarioRunner {
     private List<FaultInjector> faults = List.of();
     private List<String> command = List.of();
     private Clock clock = Clock.systemUTC();
+    private PhaseListener phaseListener = PhaseListener.NONE;
 
     private Builder(SourceDatabase source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -146,8 +145,24 @@ public final class ScenarioRunner {
       return this;
     }
 
+    /** Told as each phase of a scenario starts, to show what a long wait is waiting for. */
+    public Builder phaseListener(PhaseListener listener) {
+      this.phaseListener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     public ScenarioRunner build() {
-      return new ScenarioRunner(source, outDirectory, pipelines, checks, faults, command, clock);
+      return new ScenarioRunner(
+          new Lab(
+              source,
+              outDirectory,
+              pipelines,
+              checks,
+              faults,
+              command,
+              clock,
+              GitRevision.current()),
+          phaseListener);
     }
   }
 }

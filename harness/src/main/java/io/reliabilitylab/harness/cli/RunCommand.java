@@ -1,17 +1,12 @@
 package io.reliabilitylab.harness.cli;
 
-import io.reliabilitylab.record.ExitCode;
-import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.record.SuiteSummary;
 import io.reliabilitylab.report.Dashboard;
 import io.reliabilitylab.report.RunDirectory;
-import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.runner.suite.Suite;
 import io.reliabilitylab.runner.suite.SuiteListener;
 import io.reliabilitylab.runner.suite.SuiteResult;
 import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -19,12 +14,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -134,59 +129,33 @@ final class RunCommand implements Callable<Integer> {
             .catchUpTimeout(pipelineOptions.catchUpTimeout())
             .outDirectory(out)
             .command(commandLine)
-            .clock(Clock.systemUTC())
-            .listener(new Progress(printer));
-    if (!noReport) {
-      builder.listener(new DashboardWriter(printer));
-    }
-    Suite suite;
-    try {
-      suite = builder.build();
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
-    OutputDirectory.require(spec, out);
-    try (SourceDatabase source = sourceOptions.open()) {
-      SuiteResult result = suite.run(source);
-      printer.flush();
-      return result.exitCode().code();
+            .clock(Clock.systemUTC());
+    try (SuiteConsole console =
+        new SuiteConsole(printer, verbose(), SuiteConsole.standardOutputIsATerminal())) {
+      builder.listener(console);
+      if (!noReport) {
+        builder.listener(new DashboardWriter(printer));
+      }
+      Suite suite;
+      try {
+        suite = builder.build();
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      console.scenarios(suite.plans().size());
+      OutputDirectory.require(spec, out);
+      try (SourceDatabase source = sourceOptions.open()) {
+        SuiteResult result = suite.run(source);
+        printer.flush();
+        return result.exitCode().code();
+      }
     }
   }
 
-  /** Prints each scenario as it starts and ends, and the suite's verdict. */
-  private final class Progress implements SuiteListener {
-    private final PrintWriter printer;
-    private String sourceName = "";
-
-    Progress(PrintWriter printer) {
-      this.printer = printer;
-    }
-
-    @Override
-    public void suiteStarting(SourceDatabase source) {
-      sourceName = source.kind() + " (" + source.jdbcUrl() + ")";
-    }
-
-    @Override
-    public void scenarioStarting(ScenarioPlan plan) {
-      printer.printf(
-          "Running %s / %s on %s, %d events, seed %d ...%n",
-          pipeline, plan.scenario(), sourceName, events, seed);
-      printer.flush();
-    }
-
-    @Override
-    public void scenarioFinished(RunRecord record) {
-      print(printer, record);
-    }
-
-    @Override
-    public void suiteFinished(SuiteResult result) {
-      SuiteSummary suite = result.summary();
-      printer.printf(
-          "%nSuite %s: %s (%d scenarios)%n",
-          suite.suiteId(), suite.verdict(), result.records().size());
-    }
+  /** Whether --verbose, inherited from the top command, was given. */
+  private boolean verbose() {
+    OptionSpec option = spec.findOption(LabCommand.VERBOSE);
+    return option != null && Boolean.TRUE.equals(option.getValue());
   }
 
   /** Writes the HTML dashboard next to the records once the summary is written. */
@@ -212,50 +181,5 @@ final class RunCommand implements Callable<Integer> {
             .println("reliability-lab run: the dashboard was not written: " + Errors.oneLine(e));
       }
     }
-  }
-
-  private static void print(PrintWriter printer, RunRecord record) {
-    printer.printf("%nRun %s: %s%n", record.runId(), record.summary().verdict());
-    List<String> lines = new ArrayList<>();
-    for (CheckResult check : record.checks()) {
-      lines.add(String.format("  %-30s %-12s %s", check.check(), check.verdict(), check.summary()));
-    }
-    record
-        .faults()
-        .forEach(
-            fault ->
-                lines.add(
-                    String.format(
-                        "  fault %-24s %-12s %s%s",
-                        fault.spec().fault(),
-                        fault.evidence().status(),
-                        fault.spec().position().text(),
-                        fault.recoveryTime() == null
-                            ? ""
-                            : ", recovered in " + fault.recoveryTime().toMillis() + " ms")));
-    record
-        .exercises()
-        .forEach(
-            exercise ->
-                lines.add(
-                    String.format(
-                        "  exercise %-21s %s",
-                        exercise.name(),
-                        exercise.figures().entrySet().stream()
-                            .map(figure -> figure.getKey() + "=" + figure.getValue())
-                            .collect(java.util.stream.Collectors.joining(", ")))));
-    lines.forEach(printer::println);
-    if (record.summary().error() != null) {
-      printer.println("  error: " + record.summary().error());
-    }
-    record
-        .timings()
-        .forEach((phase, took) -> printer.printf("  %-12s %6d ms%n", phase, took.toMillis()));
-    printer.printf("Record: %s.json%n", record.runId());
-    printer.flush();
-    if (record.summary().exitCode() == ExitCode.PASSED) {
-      return;
-    }
-    record.summary().reasons().forEach(reason -> printer.println("  - " + reason));
   }
 }

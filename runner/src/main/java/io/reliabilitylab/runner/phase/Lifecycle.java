@@ -9,6 +9,7 @@ import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Evidence;
 import io.reliabilitylab.workload.Workload;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -30,9 +31,15 @@ public final class Lifecycle {
 
   private final Lab lab;
   private final List<Phase> phases;
+  private final PhaseListener listener;
 
   /** The lab's lifecycle. */
   public Lifecycle(Lab lab) {
+    this(lab, PhaseListener.NONE);
+  }
+
+  /** The lab's lifecycle, telling {@code listener} as each phase starts. */
+  public Lifecycle(Lab lab, PhaseListener listener) {
     this(
         lab,
         List.of(
@@ -43,12 +50,14 @@ public final class Lifecycle {
             new FaultPhase(),
             new ExercisePhase(),
             new CatchUpPhase(),
-            new Reconcile()));
+            new Reconcile()),
+        listener);
   }
 
-  Lifecycle(Lab lab, List<Phase> phases) {
+  Lifecycle(Lab lab, List<Phase> phases, PhaseListener listener) {
     this.lab = lab;
     this.phases = List.copyOf(phases);
+    this.listener = Objects.requireNonNull(listener, "listener");
   }
 
   /** Runs {@code plan} on {@code workload} and writes its record; returns the record. */
@@ -75,6 +84,7 @@ public final class Lifecycle {
     Outcome outcome = Outcome.proceed();
     try {
       for (Phase phase : phases) {
+        tell(scenario.plan(), phase);
         outcome = runPhase(phase, scenario);
         if (!outcome.proceeds()) {
           LOG.debug("Scenario {} stopped: {}", scenario.plan().scenario(), outcome.reason());
@@ -101,6 +111,14 @@ public final class Lifecycle {
           scenario.plan().scenario(),
           outcome.reason(),
           Failures.oneLine(stopping));
+    }
+  }
+
+  private void tell(ScenarioPlan plan, Phase phase) {
+    try {
+      listener.phaseStarting(plan, phase.name());
+    } catch (RuntimeException e) {
+      LOG.debug("The phase listener failed on {} of {}", phase.name(), plan.scenario(), e);
     }
   }
 

@@ -86,7 +86,15 @@ public final class Suite {
    */
   public SuiteResult run(SourceDatabase source) throws Exception {
     ScenarioRunner runner =
-        new ScenarioRunner(source, outDirectory, pipelines, checks, faults, command, clock);
+        ScenarioRunner.builder(source)
+            .outDirectory(outDirectory)
+            .pipelines(pipelines)
+            .checks(checks)
+            .faults(faults)
+            .command(command)
+            .clock(clock)
+            .phaseListener(this::phaseStarting)
+            .build();
     for (SuiteListener listener : listeners) {
       listener.suiteStarting(source);
     }
@@ -111,6 +119,10 @@ public final class Suite {
       listener.suiteFinished(result);
     }
     return result;
+  }
+
+  private void phaseStarting(ScenarioPlan plan, String phase) {
+    listeners.forEach(listener -> listener.phaseStarting(plan, phase));
   }
 
   /**

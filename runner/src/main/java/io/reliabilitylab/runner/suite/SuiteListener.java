@@ -21,6 +21,12 @@ public interface SuiteListener {
   /** A scenario is about to run. */
   default void scenarioStarting(ScenarioPlan plan) throws Exception {}
 
+  /**
+   * A phase of the running scenario ({@code start}, {@code catch-up}, ...) starts. Only told: an
+   * exception thrown here is logged and stops nothing.
+   */
+  default void phaseStarting(ScenarioPlan plan, String phase) {}
+
   /** A scenario ran; its record is written. */
   default void scenarioFinished(RunRecord record) throws Exception {}
 

@@ -190,7 +190,31 @@ class LifecycleTest {
     return Outcome.proceed();
   }
 
+  @Test
+  void theListenerHearsEachPhaseThatRunsAndOneThatThrowsStopsNothing() throws Exception {
+    List<String> heard = new ArrayList<>();
+    PhaseListener listener =
+        (plan, phase) -> {
+          heard.add(plan.scenario() + "/" + phase);
+          throw new IllegalStateException("a listener that fails");
+        };
+    RunRecord record =
+        run(
+            listener,
+            step("start", scenario -> Outcome.proceed()),
+            step("catch-up", scenario -> Outcome.aborted("the source is gone")),
+            step("reconcile", scenario -> Outcome.proceed()));
+
+    assertThat(heard).containsExactly("baseline/start", "baseline/catch-up");
+    assertThat(ran).containsExactly("start", "catch-up");
+    assertThat(record.summary().error()).isEqualTo("the source is gone");
+  }
+
   private RunRecord run(Phase... phases) throws Exception {
+    return run(PhaseListener.NONE, phases);
+  }
+
+  private RunRecord run(PhaseListener listener, Phase... phases) throws Exception {
     Lab lab =
         new Lab(
             new StubSource(),
@@ -211,7 +235,7 @@ class LifecycleTest {
             Duration.ofSeconds(1),
             Duration.ofSeconds(2),
             List.of());
-    return new Lifecycle(lab, List.of(phases))
+    return new Lifecycle(lab, List.of(phases), listener)
         .run(plan, WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed())));
   }
 
