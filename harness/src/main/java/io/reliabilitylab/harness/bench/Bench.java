@@ -99,6 +99,10 @@ import org.jspecify.annotations.Nullable;
 public final class Bench {
 
   private static final Duration POLL = Duration.ofMillis(100);
+
+  /** How often a long wait says where it is, so that a bench at scale is seen to move. */
+  private static final Duration WAIT_LINE = Duration.ofSeconds(10);
+
   private static final Duration SAMPLE = Duration.ofSeconds(1);
 
   /** Keys of the sustain phase start far above any key the mode's workload uses. */
@@ -110,6 +114,8 @@ public final class Bench {
   private final Path workDirectory;
   private final PrintWriter progress;
   private final Clock clock;
+  private @Nullable Instant waitDeadline;
+  private Instant nextWaitLine = Instant.MIN;
 
   private final Map<String, String> configuration = new LinkedHashMap<>();
   private final Map<String, String> stackVersions = new LinkedHashMap<>();
@@ -840,6 +846,15 @@ public final class Bench {
 
   private void awaitNextPoll(Instant deadline, String progressSoFar)
       throws TimeoutException, InterruptedException {
+    Instant now = clock.instant();
+    if (!deadline.equals(waitDeadline)) {
+      waitDeadline = deadline;
+      nextWaitLine = now.plus(WAIT_LINE);
+    } else if (now.isAfter(nextWaitLine)) {
+      Duration waited = Duration.between(deadline.minus(config.catchUpTimeout()), now);
+      say("still waiting after %d s: %s", waited.toSeconds(), progressSoFar);
+      nextWaitLine = now.plus(WAIT_LINE);
+    }
     if (clock.instant().isAfter(deadline)) {
       throw new TimeoutException(
           "The pipeline did not get there within "
