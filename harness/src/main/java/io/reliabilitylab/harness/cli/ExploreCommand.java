@@ -77,7 +77,6 @@ final class ExploreCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OutputDirectory.require(spec, draws.out);
     ExploreSettings settings;
     try {
       settings =
@@ -85,6 +84,8 @@ final class ExploreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    // after the usage checks: a mistyped option gets its one line, not a log file created first
+    OutputDirectory.require(spec, draws.out);
     PrintWriter printer = spec.commandLine().getOut();
     Map<String, String> options = pipelineOptions.asOptions();
     try (Exploration exploration =
