@@ -137,7 +137,7 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
     SuiteSummary.Entry entry = SuiteSummary.Entry.of(record);
     Duration took = Duration.ofNanos(nanoTime.getAsLong() - scenarioStarted);
     printer.printf(
-        "%s %-34s %-22s %6.1f s%s%n",
+        "%s %-40s %-21s %6.1f s%s%n",
         counter(),
         record.scenario().name(),
         entry.outcome().toUpperCase(Locale.ROOT).replace('-', ' '),

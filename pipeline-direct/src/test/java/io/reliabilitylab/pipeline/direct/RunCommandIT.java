@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.direct;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.pipeline.direct.faults.VariantEvidence;
 import io.reliabilitylab.record.ExerciseRecord;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.FaultRecord;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * --faults all --scenarios all} runs a baseline, each fault variant and each exercise as its own
  * scenario on one embedded MariaDB, writes one record per scenario and a suite summary, and exits
  * 0: every fault proven to have fired and recovered, every check passed (or, for a variant built on
- * an open upstream bug, failed as that known hazard), pressure and compaction measured.
+ * an open upstream bug, failed as that known hazard), each variant's own evidence recorded ({@link
+ * VariantEvidence}), pressure and compaction measured, and a screenful printed.
  */
 class RunCommandIT {
 
@@ -141,6 +143,8 @@ class RunCommandIT {
       }
     }
 
+    VariantEvidence.assertEachVariantsOwnEvidence(byScenario);
+
     RunRecord pressure = byScenario.get("pressure");
     assertThat(pressure.summary().passed()).as("%s", pressure.summary().reasons()).isTrue();
     ExerciseRecord pressureFigures = exercise(pressure, "pressure");
@@ -161,6 +165,13 @@ class RunCommandIT {
           .containsKeys("data_files_before", "data_files_after", "delete_files_before");
     }
     assertThat(stdout.toString()).contains("PASSED");
+    // a screenful: one line per scenario, the suite's verdict, records and dashboard
+    assertThat(stdout.toString().lines().filter(line -> line.matches("\\[ ?\\d+/\\d+] .*")))
+        .hasSize(expected.size());
+    // (a known hazard that did not reproduce adds its indented reasons)
+    assertThat(stdout.toString().lines().filter(line -> !line.startsWith(" ")).count())
+        .isLessThanOrEqualTo(expected.size() + 6L);
+    assertThat(stdout.toString()).doesNotContain("WARN", "ERROR", "Exception");
 
     // the dashboard of this --faults all run, written next to the records
     Path dashboard = out.resolve("report.html");

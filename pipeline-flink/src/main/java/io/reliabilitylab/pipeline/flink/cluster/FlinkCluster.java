@@ -71,6 +71,34 @@ public interface FlinkCluster extends AutoCloseable {
   @Override
   void close();
 
+  /** What a cluster's health probe finds wrong: empty when nothing is. */
+  @FunctionalInterface
+  interface HealthProbe {
+    String problems() throws Exception;
+  }
+
+  /**
+   * Polls {@code probe} every {@code poll} until it finds nothing wrong, or throws at {@code
+   * deadline} (a {@link System#nanoTime()}) with what it found last.
+   */
+  static void awaitHealthy(
+      String what, Duration timeout, long deadline, Duration poll, HealthProbe probe)
+      throws Exception {
+    String last = "nothing";
+    while (System.nanoTime() < deadline) {
+      try {
+        last = probe.problems();
+        if (last.isEmpty()) {
+          return;
+        }
+      } catch (Exception e) {
+        last = e.toString();
+      }
+      Thread.sleep(poll.toMillis());
+    }
+    throw timeout(what + " to be healthy", timeout, last);
+  }
+
   /** Thrown by the awaiting methods when the deadline passes. */
   static TimeoutException timeout(String what, Duration timeout, String lastSeen) {
     return new TimeoutException(

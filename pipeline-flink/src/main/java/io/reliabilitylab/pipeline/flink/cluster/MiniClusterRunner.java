@@ -278,20 +278,12 @@ public final class MiniClusterRunner extends RestFlinkCluster {
     while (taskManagerIds().size() < settings.taskManagers()) {
       startTaskManager();
     }
-    String last = "nothing";
-    while (System.nanoTime() < deadline) {
-      try {
-        last = unhealthy(Set.copyOf(taskManagerIds()));
-        if (last.isEmpty()) {
-          return;
-        }
-      } catch (Exception e) {
-        last = e.toString();
-      }
-      Thread.sleep(POLL.toMillis());
-    }
-    throw FlinkCluster.timeout(
-        "the MiniCluster at " + restAddress() + " to be healthy", timeout, last);
+    FlinkCluster.awaitHealthy(
+        "the MiniCluster at " + restAddress(),
+        timeout,
+        deadline,
+        POLL,
+        () -> unhealthy(Set.copyOf(taskManagerIds())));
   }
 
   /** Whether {@link #close()} was called. */

@@ -386,24 +386,18 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     for (int i = 0; i < missing; i++) {
       startTaskManager();
     }
-    String last = "nothing";
-    while (System.nanoTime() < deadline) {
-      try {
-        Set<String> alive;
-        synchronized (this) {
-          alive = Set.copyOf(taskManagers.keySet());
-        }
-        last = unhealthy(alive);
-        if (last.isEmpty()) {
-          return;
-        }
-      } catch (Exception e) {
-        last = e.toString();
-      }
-      Thread.sleep(POLL.toMillis());
-    }
-    throw FlinkCluster.timeout(
-        "process cluster " + config.clusterId + " to be healthy", timeout, last);
+    FlinkCluster.awaitHealthy(
+        "process cluster " + config.clusterId,
+        timeout,
+        deadline,
+        POLL,
+        () -> {
+          Set<String> alive;
+          synchronized (this) {
+            alive = Set.copyOf(taskManagers.keySet());
+          }
+          return unhealthy(alive);
+        });
   }
 
   /** Waits until every TaskManager in {@code ids} is registered; fails fast if one exits. */

@@ -1,0 +1,119 @@
+package io.reliabilitylab.pipeline.direct.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.reliabilitylab.faults.CheckpointFailureInjector;
+import io.reliabilitylab.faults.CoordinatorFailureInjector;
+import io.reliabilitylab.faults.SinkCommitFailureInjector;
+import io.reliabilitylab.faults.TaskExceptionInjector;
+import io.reliabilitylab.faults.TaskFailureInjector;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.spi.fault.FaultEvidence;
+import io.reliabilitylab.spi.fault.RecoveryEvidence;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What each built-in fault variant proves beyond "fired, recovered, every check passed", judged on
+ * the records of a {@code --faults all} suite on the direct pipeline (the suite's own test asserts
+ * the rest): the variants run once, in that suite, rather than again scenario by scenario.
+ */
+public final class VariantEvidence {
+
+  private VariantEvidence() {}
+
+  /** Asserts every variant's own evidence in the suite's records, by scenario name. */
+  public static void assertEachVariantsOwnEvidence(Map<String, RunRecord> byScenario) {
+    assertThat(
+            details(
+                byScenario,
+                new TaskExceptionInjector().name(),
+                TaskExceptionInjector.SNAPSHOT_PHASE))
+        .containsEntry("position", "snapshot-phase:50");
+    assertThat(
+            details(
+                byScenario, new TaskFailureInjector().name(), TaskFailureInjector.SNAPSHOT_PHASE))
+        .containsKeys("snapshot_latch_closed_at", "task_manager");
+    clusterDies(
+        details(
+            byScenario,
+            new CoordinatorFailureInjector().name(),
+            CoordinatorFailureInjector.CLUSTER_DIES));
+    checkpointFailureReason(byScenario, "default", "");
+    checkpointFailureReason(byScenario, "expired", "CHECKPOINT_EXPIRED");
+    checkpointFailureReason(byScenario, "restart-sync", "TASK_FAILURE");
+    for (String variant :
+        List.of(
+            SinkCommitFailureInjector.FAIL_AFTER_SWAP,
+            SinkCommitFailureInjector.COMMIT_STATE_UNKNOWN_VARIANT)) {
+      commitNotRepeated(run(byScenario, new SinkCommitFailureInjector().name(), variant));
+    }
+    severalPendingCommits(
+        run(
+            byScenario,
+            new SinkCommitFailureInjector().name(),
+            SinkCommitFailureInjector.SEVERAL_PENDING));
+  }
+
+  /** The job restored from its retained checkpoint is a new job, on a cluster in this JVM. */
+  private static void clusterDies(Map<String, String> details) {
+    long restored = Long.parseLong(details.get("restored_checkpoint_id"));
+    long lastCompleted = Long.parseLong(details.get("old_job_last_completed_checkpoint_id"));
+    assertThat(lastCompleted).isLessThanOrEqualTo(restored);
+    assertThat(details.get("new_job_id")).isNotEqualTo(details.get("job_id_before"));
+    assertThat(details.get("claim_boundary")).contains("MiniCluster", "JVM");
+  }
+
+  /** Flink's own reason for the failed checkpoint is recorded. */
+  private static void checkpointFailureReason(
+      Map<String, RunRecord> byScenario, String variant, String reason) {
+    assertThat(details(byScenario, new CheckpointFailureInjector().name(), variant))
+        .as(variant)
+        .hasEntrySatisfying(
+            "checkpoint_failure_reason",
+            named -> assertThat(named).matches("[A-Z_]+").contains(reason));
+  }
+
+  /** A commit that swapped the table's metadata and then failed is not committed again. */
+  private static void commitNotRepeated(RunRecord record) {
+    String scenario = record.scenario().name();
+    assertThat(record.faults().get(0).evidence().details())
+        .as(scenario)
+        .containsKey("committed_snapshot_id");
+    RecoveryEvidence recovery = record.faults().get(0).recovery();
+    assertThat(recovery.details())
+        .as(scenario)
+        .containsEntry("target_checkpoint_commits_orders_current", "1")
+        .containsEntry("target_checkpoint_commits_orders_changelog", "1")
+        .containsEntry("checkpoints_committed_more_than_once_orders_current", "none")
+        .containsEntry("checkpoints_committed_more_than_once_orders_changelog", "none");
+  }
+
+  /** The job dies between the commits of two pending checkpoints; each is committed once. */
+  private static void severalPendingCommits(RunRecord record) {
+    FaultEvidence evidence = record.faults().get(0).evidence();
+    long held = Long.parseLong(evidence.details().get("held_checkpoint_id"));
+    assertThat(evidence.details())
+        .containsEntry("failed_commit_checkpoint_id", Long.toString(held + 1))
+        .containsEntry("held_checkpoint_failure_reason", "FINALIZE_CHECKPOINT_FAILURE");
+    assertThat(record.faults().get(0).recovery().details())
+        .containsEntry("commits_of_checkpoint_" + held + "_orders_current", "1")
+        .containsEntry("commits_of_checkpoint_" + (held + 1) + "_orders_current", "1")
+        .containsEntry("checkpoints_committed_more_than_once_orders_current", "none")
+        .containsEntry("checkpoints_committed_more_than_once_orders_changelog", "none");
+  }
+
+  private static Map<String, String> details(
+      Map<String, RunRecord> byScenario, String fault, String variant) {
+    return run(byScenario, fault, variant).faults().get(0).evidence().details();
+  }
+
+  private static RunRecord run(Map<String, RunRecord> byScenario, String fault, String variant) {
+    // a fault's default variant runs as the scenario of the fault's bare name
+    String scenario = variant.equals("default") ? fault : fault + ":" + variant;
+    RunRecord record = byScenario.get(scenario);
+    assertThat(record).as("the suite ran %s; it ran %s", scenario, byScenario.keySet()).isNotNull();
+    assertThat(record.faults()).as(scenario).hasSize(1);
+    return record;
+  }
+}
