@@ -63,13 +63,28 @@ public final class ScenarioRunner {
       List<String> command,
       Clock clock) {
     this(
-        new Lab(
-            source, outDirectory, pipelines, checks, faults, command, clock, GitRevision.current()),
-        PhaseListener.NONE);
+        builder(source)
+            .outDirectory(outDirectory)
+            .pipelines(pipelines)
+            .checks(checks)
+            .faults(faults)
+            .command(command)
+            .clock(clock));
   }
 
-  private ScenarioRunner(Lab lab, PhaseListener listener) {
-    this.lifecycle = new Lifecycle(lab, listener);
+  private ScenarioRunner(Builder builder) {
+    this.lifecycle =
+        new Lifecycle(
+            new Lab(
+                builder.source,
+                builder.outDirectory,
+                builder.pipelines,
+                builder.checks,
+                builder.faults,
+                builder.command,
+                builder.clock,
+                GitRevision.current()),
+            builder.phaseListener);
   }
 
   /** A builder of a runner on {@code source}, started by the caller. */
@@ -152,17 +167,7 @@ public final class ScenarioRunner {
     }
 
     public ScenarioRunner build() {
-      return new ScenarioRunner(
-          new Lab(
-              source,
-              outDirectory,
-              pipelines,
-              checks,
-              faults,
-              command,
-              clock,
-              GitRevision.current()),
-          phaseListener);
+      return new ScenarioRunner(this);
     }
   }
 }

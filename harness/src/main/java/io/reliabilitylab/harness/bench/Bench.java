@@ -262,8 +262,9 @@ public final class Bench {
         long snapshotFromStartMs = 0;
         double snapshotRate = 0;
         if (initialRows > 0) {
-          Instant visible = awaitSnapshotRows(walk, initialRows);
-          Instant jobStart = jobStart(job, startAt);
+          Instant[] firstTrigger = new Instant[1];
+          Instant visible = awaitSnapshotRows(walk, initialRows, job, firstTrigger);
+          Instant jobStart = jobStart(firstTrigger[0], startAt);
           Duration took = Duration.between(jobStart, visible);
           snapshotMs = took.toMillis();
           snapshotFromStartMs = Duration.between(startAt, visible).toMillis();
@@ -365,11 +366,20 @@ public final class Bench {
     }
 
     /** Waits until the changelog holds every initial row; returns the commit that made it so. */
-    private Instant awaitSnapshotRows(ChangelogWalk walk, int rows) throws Exception {
+    /**
+     * Waits until the changelog holds {@code rows} snapshot reads; returns when they were committed
+     * and leaves in {@code firstTrigger} when the job's first checkpoint was triggered, looked at
+     * while waiting, since Flink's checkpoint history keeps only the latest few.
+     */
+    private Instant awaitSnapshotRows(
+        ChangelogWalk walk, int rows, JobControl job, Instant[] firstTrigger) throws Exception {
       Instant deadline = clock.instant().plus(config.catchUpTimeout());
       AtomicLong read = new AtomicLong();
       Instant[] visibleAt = new Instant[1];
       while (true) {
+        if (firstTrigger[0] == null) {
+          firstTrigger[0] = firstTrigger(job);
+        }
         walk.walk(
             (snapshot, event) -> {
               if (event.op() == ChangeOp.READ && read.incrementAndGet() == rows) {
@@ -773,18 +783,27 @@ public final class Bench {
    * When the job started running, at the latest: Flink triggers its first checkpoint at most one
    * interval after the job runs, so this errs towards a longer snapshot time.
    */
-  private Instant jobStart(JobControl job, Instant startCalledAt) {
-    Instant firstTrigger = null;
-    for (CheckpointInfo checkpoint : job.checkpoints()) {
-      if (firstTrigger == null || checkpoint.triggeredAt().isBefore(firstTrigger)) {
-        firstTrigger = checkpoint.triggeredAt();
-      }
-    }
+  private Instant jobStart(@Nullable Instant firstTrigger, Instant startCalledAt) {
     if (firstTrigger == null) {
       return startCalledAt;
     }
     Instant estimate = firstTrigger.minus(config.checkpointInterval());
     return estimate.isBefore(startCalledAt) ? startCalledAt : estimate;
+  }
+
+  /**
+   * When checkpoint 1 was triggered, or null while the job's checkpoint history does not hold it:
+   * before the first checkpoint, or at scale once the history (the latest few) has moved past it;
+   * then the job's start is taken as the pipeline's start call, which errs towards a longer
+   * snapshot time.
+   */
+  private static @Nullable Instant firstTrigger(JobControl job) {
+    for (CheckpointInfo checkpoint : job.checkpoints()) {
+      if (checkpoint.id() == 1 && !checkpoint.savepoint()) {
+        return checkpoint.triggeredAt();
+      }
+    }
+    return null;
   }
 
   private static long checkpointOf(SnapshotInfo snapshot) {

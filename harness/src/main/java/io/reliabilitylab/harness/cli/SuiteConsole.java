@@ -162,10 +162,11 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
                     TreeMap::new,
                     Collectors.counting()));
     printer.printf(
-        "%nSuite %s: %s (%d scenarios: %s)%n",
+        "%nSuite %s: %s (%d scenario%s: %s)%n",
         suite.suiteId(),
         suite.verdict(),
         result.records().size(),
+        result.records().size() == 1 ? "" : "s",
         outcomes.entrySet().stream()
             .map(outcome -> outcome.getValue() + " " + outcome.getKey())
             .collect(Collectors.joining(", ")));
