@@ -46,8 +46,9 @@ class KilledLabIT {
             .start();
     List<ProcessHandle> children;
     try {
-      // Killed once the baseline's record is written and the first fault scenario runs.
-      awaitLine(lab, console, "Running direct / task-failure");
+      // Killed once the baseline's record is written (its console line) and the first fault
+      // scenario runs.
+      awaitLine(lab, console, "] baseline ");
       children = lab.toHandle().descendants().toList();
       assertThat(children).as("the embedded database the lab started").isNotEmpty();
     } finally {
