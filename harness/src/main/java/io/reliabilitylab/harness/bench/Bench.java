@@ -365,7 +365,6 @@ public final class Bench {
       }
     }
 
-    /** Waits until the changelog holds every initial row; returns the commit that made it so. */
     /**
      * Waits until the changelog holds {@code rows} snapshot reads; returns when they were committed
      * and leaves in {@code firstTrigger} when the job's first checkpoint was triggered, looked at
@@ -874,7 +873,7 @@ public final class Bench {
       say("still waiting after %d s: %s", waited.toSeconds(), progressSoFar);
       nextWaitLine = now.plus(WAIT_LINE);
     }
-    if (clock.instant().isAfter(deadline)) {
+    if (now.isAfter(deadline)) {
       throw new TimeoutException(
           "The pipeline did not get there within "
               + config.catchUpTimeout().toSeconds()

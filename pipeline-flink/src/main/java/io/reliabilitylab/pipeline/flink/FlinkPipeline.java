@@ -613,26 +613,6 @@ public abstract class FlinkPipeline
     return warehouse.load(TableIdentifier.of(job.settings().namespace(), table));
   }
 
-  /**
-   * Waits until the cancelled job is gone: on a shared cluster its tasks would otherwise go on
-   * writing into the scenario's warehouse and checkpoint directories after close returned.
-   */
-  private void awaitCancelled() throws Exception {
-    long deadline = System.nanoTime() + CANCEL_TIMEOUT.toNanos();
-    JobStatus status = cluster.status(jobId);
-    while (!status.isGloballyTerminalState() && System.nanoTime() < deadline) {
-      Thread.sleep(POLL.toMillis());
-      status = cluster.status(jobId);
-    }
-    if (!status.isGloballyTerminalState()) {
-      LOG.warn(
-          "Job {} is still {} {} s after it was cancelled",
-          jobId,
-          status,
-          CANCEL_TIMEOUT.toSeconds());
-    }
-  }
-
   @Override
   public void close() {
     if (clusterLost) {
@@ -640,11 +620,7 @@ public abstract class FlinkPipeline
       return;
     }
     try {
-      JobStatus status = cluster.status(jobId);
-      if (!status.isGloballyTerminalState()) {
-        cluster.cancel(jobId);
-        awaitCancelled();
-      }
+      cluster.cancelAndAwaitEnd(jobId, CANCEL_TIMEOUT);
     } catch (Exception e) {
       LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
     } finally {

@@ -71,6 +71,28 @@ public interface FlinkCluster extends AutoCloseable {
   @Override
   void close();
 
+  /**
+   * Cancels the job unless it has ended, and waits until it has: on a shared cluster a cancelled
+   * job's tasks would otherwise go on writing into its scenario's directories after the caller
+   * moved on.
+   *
+   * @throws TimeoutException when the job is not in a terminal state within {@code timeout}
+   */
+  default void cancelAndAwaitEnd(JobID job, Duration timeout) throws Exception {
+    JobStatus status = status(job);
+    if (status.isGloballyTerminalState()) {
+      return;
+    }
+    cancel(job);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!(status = status(job)).isGloballyTerminalState()) {
+      if (System.nanoTime() >= deadline) {
+        throw timeout("job " + job + " to end after its cancellation", timeout, status.name());
+      }
+      Thread.sleep(100);
+    }
+  }
+
   /** What a cluster's health probe finds wrong: empty when nothing is. */
   @FunctionalInterface
   interface HealthProbe {
