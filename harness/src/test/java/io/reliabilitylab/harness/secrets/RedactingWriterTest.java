@@ -21,15 +21,15 @@ class RedactingWriterTest {
     StringWriter console = new StringWriter();
     PrintWriter out = new PrintWriter(new RedactingWriter(console), true);
 
-    out.print("Running direct on external (jdbc:mysql://127.0.0.1:1/l");
-    out.println("ab), table lab.orders");
-    out.print("progress 50% as lab");
+    out.print("Running direct on external (jdbc:mysql://lab:l");
+    out.println("ab@127.0.0.1:1/lab), table lab.orders");
+    out.print("the lab connects as 'lab'");
     out.flush();
 
     assertThat(console.toString())
         .isEqualTo(
-            "Running direct on external (jdbc:mysql://127.0.0.1:1/***), table lab.orders"
+            "Running direct on external (jdbc:mysql://lab:***@127.0.0.1:1/lab), table lab.orders"
                 + System.lineSeparator()
-                + "progress 50% as ***");
+                + "the lab connects as '***'");
   }
 }

@@ -156,11 +156,15 @@ public final class Redactor {
 
   /**
    * The text with only the {@linkplain #register registered} secrets masked, for one value of
-   * structured text (a JSON string, never a key or the document whole). A secret of at least
-   * {@value #MASKED_ANYWHERE_LENGTH} characters is masked wherever it appears; a shorter one only
-   * where it stands as a token of its own, so that the password {@code b} leaves {@code
-   * distribution} and {@code jdbc} alone and {@code lab} leaves {@code lab.orders} and {@code
-   * lab_cdc} alone, while {@code :lab@}, {@code 'lab'} and {@code lab} standing alone are masked.
+   * structured text (a JSON string, never a key or the document whole) or one line of free text. A
+   * secret of at least {@value #MASKED_ANYWHERE_LENGTH} characters is masked wherever it appears; a
+   * shorter one that mixes letters, digits or other characters ({@code Tr0ub4dor&3}) wherever it
+   * stands as a token of its own. A short one that reads like a word or a number ({@code lab},
+   * {@code root}, {@code 1234}) is masked only where it stands as a value: the whole text, quoted
+   * ({@code 'lab'}), or right after an {@code =} or {@code :} ({@code password=lab}, {@code
+   * user:lab@db}, {@code secret: lab}) — so that the password {@code b} leaves {@code distribution}
+   * and {@code jdbc} alone, and {@code lab} leaves {@code lab.orders}, {@code jdbc:mysql://db/lab}
+   * and "the lab connects" alone.
    */
   public static String redactRegistered(String text) {
     String result = Objects.requireNonNull(text, "text");
@@ -169,19 +173,25 @@ public final class Redactor {
         result =
             secret.length() >= MASKED_ANYWHERE_LENGTH
                 ? result.replace(secret, MASK)
-                : replaceTokens(result, secret);
+                : replaceTokens(result, secret, readsLikeAWord(secret));
       }
     }
     return result;
   }
 
-  private static String replaceTokens(String text, String secret) {
+  private static boolean readsLikeAWord(String secret) {
+    return secret.chars().allMatch(Character::isLetter)
+        || secret.chars().allMatch(Character::isDigit);
+  }
+
+  private static String replaceTokens(String text, String secret, boolean onlyAsValue) {
     StringBuilder out = null;
     int last = 0;
     int at = text.indexOf(secret);
     while (at >= 0) {
       int end = at + secret.length();
-      if (!continuesToken(text, at - 1, -1) && !continuesToken(text, end, 1)) {
+      boolean token = !continuesToken(text, at - 1, -1) && !continuesToken(text, end, 1);
+      if (token && (!onlyAsValue || standsAsValue(text, at, end))) {
         if (out == null) {
           out = new StringBuilder(text.length());
         }
@@ -193,6 +203,30 @@ public final class Redactor {
       }
     }
     return out == null ? text : out.append(text, last, text.length()).toString();
+  }
+
+  /**
+   * Whether the token {@code [at, end)}, a short secret's occurrence, is a value of its own rather
+   * than a word of a sentence, where masking it would garble the text without hiding anything the
+   * reader could tell was a secret.
+   */
+  private static boolean standsAsValue(String text, int at, int end) {
+    if (at == 0 && end == text.length()) {
+      return true;
+    }
+    char before = at > 0 ? text.charAt(at - 1) : 0;
+    char after = end < text.length() ? text.charAt(end) : 0;
+    if ((before == '\'' || before == '"') && after == before) {
+      return true;
+    }
+    int assignment = at - 1;
+    while (assignment >= 0 && text.charAt(assignment) == ' ') {
+      assignment--;
+    }
+    boolean assigned =
+        assignment >= 0 && (text.charAt(assignment) == '=' || text.charAt(assignment) == ':');
+    // jdbc:mysql:// names a scheme, not a value
+    return assigned && after != ':' && after != '/';
   }
 
   /**

@@ -201,10 +201,10 @@ class RedactorTest {
 
     @Test
     void theLongestIsHiddenWhole() {
-      Redactor.register("abcd");
-      Redactor.register("abcdefgh");
+      Redactor.register("ab1");
+      Redactor.register("ab1cd2ef");
 
-      assertThat(Redactor.redact("x abcdefgh y abcd")).isEqualTo("x *** y ***");
+      assertThat(Redactor.redact("x ab1cd2ef y ab1")).isEqualTo("x *** y ***");
     }
 
     @Test
@@ -217,15 +217,19 @@ class RedactorTest {
     }
 
     @Test
-    void aShortSecretIsHiddenOnlyWhereItStandsAsAToken() {
+    void aShortSecretIsHiddenOnlyWhereItStandsAsAValue() {
       Redactor.register("b");
       Redactor.register("lab");
       Redactor.register("password");
 
-      assertThat(Redactor.redactRegistered("distribution jdbc:mysql://db/x b"))
-          .isEqualTo("distribution jdbc:mysql://db/x ***");
-      assertThat(Redactor.redactRegistered("lab.orders lab_cdc :lab@db 'lab' was lab."))
-          .isEqualTo("lab.orders lab_cdc :***@db '***' was ***.");
+      assertThat(Redactor.redactRegistered("distribution jdbc:mysql://db/b b"))
+          .isEqualTo("distribution jdbc:mysql://db/b b");
+      assertThat(Redactor.redactRegistered("lab.orders lab_cdc lab:lab@db 'lab' \"lab\" was lab."))
+          .isEqualTo("lab.orders lab_cdc lab:***@db '***' \"***\" was lab.");
+      assertThat(Redactor.redactRegistered("the lab connects to jdbc:mysql://db/lab"))
+          .isEqualTo("the lab connects to jdbc:mysql://db/lab");
+      assertThat(Redactor.redactRegistered("lab")).isEqualTo("***");
+      assertThat(Redactor.redactRegistered("user=lab&pass = b;")).isEqualTo("user=***&pass = ***;");
       assertThat(Redactor.redactRegistered("--source-password and source.password: password"))
           .isEqualTo("--source-password and source.password: ***");
     }
