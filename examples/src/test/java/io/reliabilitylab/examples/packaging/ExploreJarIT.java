@@ -54,6 +54,8 @@ class ExploreJarIT {
 
     assertThat(explore.exitCode()).as(explore.err()).isEqualTo(1);
     assertThat(explore.out()).contains("FAILED at try", "Replay: reliability-lab replay ");
+    assertThat(explore.out()).as("the lab's own lines only").doesNotContain("WARN", "Exception");
+    assertThat(explore.err()).contains("Log: ");
     ExploreReport report = report(workingDirectory.resolve("runs"));
     ExploreReport.Finding finding = report.finding();
     assertThat(finding).isNotNull();
@@ -88,6 +90,7 @@ class ExploreJarIT {
 
     assertThat(replay.exitCode()).as(replay.err()).isEqualTo(1);
     assertThat(replay.out()).contains("REPRODUCED");
+    assertThat(replay.out()).as("the lab's own lines only").doesNotContain("WARN", "Exception");
   }
 
   private static ExploreReport report(Path runs) throws Exception {

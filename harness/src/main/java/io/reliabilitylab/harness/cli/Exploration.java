@@ -3,6 +3,7 @@ package io.reliabilitylab.harness.cli;
 import io.reliabilitylab.harness.explore.ExploreSpace;
 import io.reliabilitylab.harness.explore.Explorer;
 import io.reliabilitylab.harness.explore.ScenarioTrials;
+import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.mysql.SourceDatabase;
@@ -16,17 +17,25 @@ import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** What {@code explore} and {@code replay} share: the source, the runner and the explorer. */
+/**
+ * What {@code explore} and {@code replay} share: the source, the runner, the explorer and the
+ * console, where a status line shows each run's phase while it waits.
+ */
 final class Exploration implements AutoCloseable {
+
+  private static final String SCENARIO_PREFIX = "explore:";
 
   private final SourceDatabase source;
   private final ExploreSpace space;
   private final Explorer explorer;
+  private final WaitStatus status;
 
-  private Exploration(SourceDatabase source, ExploreSpace space, Explorer explorer) {
+  private Exploration(
+      SourceDatabase source, ExploreSpace space, Explorer explorer, WaitStatus status) {
     this.source = source;
     this.space = space;
     this.explorer = explorer;
+    this.status = status;
   }
 
   /**
@@ -60,16 +69,23 @@ final class Exploration implements AutoCloseable {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     SourceDatabase source = sourceOptions.open();
+    WaitStatus status =
+        new WaitStatus(
+            spec.commandLine().getOut(),
+            WaitStatus.standardOutputIsATerminal(),
+            System::nanoTime,
+            true);
     try {
       ScenarioRunner runner =
-          new ScenarioRunner(
-              source,
-              out,
-              pipelines.all(),
-              Discovered.checks(pluginClassLoader).requireNoProblems().all(),
-              faults,
-              commandLine,
-              Clock.systemUTC());
+          ScenarioRunner.builder(source)
+              .outDirectory(out)
+              .pipelines(pipelines.all())
+              .checks(Discovered.checks(pluginClassLoader).requireNoProblems().all())
+              .faults(faults)
+              .command(commandLine)
+              .clock(Clock.systemUTC())
+              .phaseListener((plan, phase) -> status.waiting(runName(plan), phase))
+              .build();
       Explorer explorer =
           new Explorer(
               space,
@@ -78,11 +94,27 @@ final class Exploration implements AutoCloseable {
               options,
               out,
               commandLine);
-      return new Exploration(source, space, explorer);
+      return new Exploration(source, space, explorer, status);
     } catch (RuntimeException e) {
+      status.close();
       source.close();
       throw e;
     }
+  }
+
+  /** {@code explore:shrinking-12} is shown as {@code shrinking 12}. */
+  private static String runName(ScenarioPlan plan) {
+    String scenario = plan.scenario();
+    return (scenario.startsWith(SCENARIO_PREFIX)
+            ? scenario.substring(SCENARIO_PREFIX.length())
+            : scenario)
+        .replace('-', ' ');
+  }
+
+  /** Prints lines of the command's own, the running wait's status line out of their way. */
+  void print(Runnable lines) {
+    status.stop();
+    status.print(lines);
   }
 
   ExploreSpace space() {
@@ -95,6 +127,10 @@ final class Exploration implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    source.close();
+    try {
+      status.close();
+    } finally {
+      source.close();
+    }
   }
 }

@@ -96,13 +96,20 @@ final class ExploreCommand implements Callable<Integer> {
             commandLine,
             new Exploration.Target(
                 draws.pipeline, options, pipelineOptions.catchUpTimeout(), draws.out))) {
-      printer.printf(
-          "Exploring %s: %d tries, up to %d changes, %d fault x position cells ...%n",
-          draws.pipeline, draws.tries, draws.maxChanges, exploration.space().cells().size());
-      printer.flush();
+      exploration.print(
+          () ->
+              printer.printf(
+                  "Exploring %s: %d tries, up to %d changes, %d fault x position cells ...%n",
+                  draws.pipeline,
+                  draws.tries,
+                  draws.maxChanges,
+                  exploration.space().cells().size()));
       ExploreReport report =
-          exploration.explorer().onTrial(trial -> printTrial(printer, trial)).explore(settings);
-      print(printer, report);
+          exploration
+              .explorer()
+              .onTrial(trial -> exploration.print(() -> printTrial(printer, trial)))
+              .explore(settings);
+      exploration.print(() -> print(printer, report));
       return report.exitCode().code();
     }
   }

@@ -115,38 +115,43 @@ final class ReplayCommand implements Callable<Integer> {
             commandLine,
             new Exploration.Target(
                 caseFile.pipeline(), options, pipelineOptions.catchUpTimeout(), draws.out))) {
-      printer.printf(
-          "Replaying %s on %s: %s%n", file, caseFile.pipeline(), caseFile.exploreCase().describe());
-      printer.flush();
+      exploration.print(
+          () ->
+              printer.printf(
+                  "Replaying %s on %s: %s%n",
+                  file, caseFile.pipeline(), caseFile.exploreCase().describe()));
       Explorer.Replay replay = exploration.explorer().replay(caseFile);
-      Trial trial = replay.trial();
-      printer.printf(
-          "%nReplay: %s%s (run record %s.json)%n",
-          trial.exitCode() == ExitCode.PASSED ? "passed" : "FAILED",
-          trial.failures().isEmpty() ? "" : ": " + String.join(", ", trial.failures()),
-          trial.runId());
-      for (CheckResult check : trial.failedChecks()) {
-        printer.printf("  %-30s %s%n", check.check(), check.summary());
-      }
-      printer.println(
-          replay.reproduced()
-              ? "REPRODUCED: the same workload digest, fault positions, exit code and failures as"
-                  + " the case file"
-              : "DIFFERENT from the case file: it recorded exit code "
-                  + caseFile.exitCode().code()
-                  + " "
-                  + caseFile.failures()
-                  + " at "
-                  + caseFile.positions()
-                  + ", the replay exit code "
-                  + trial.exitCode().code()
-                  + " "
-                  + trial.failures()
-                  + " at "
-                  + trial.positions());
-      printer.flush();
-      return trial.exitCode().code();
+      exploration.print(() -> printReplay(printer, caseFile, replay));
+      return replay.trial().exitCode().code();
     }
+  }
+
+  private static void printReplay(PrintWriter printer, CaseFile caseFile, Explorer.Replay replay) {
+    Trial trial = replay.trial();
+    printer.printf(
+        "%nReplay: %s%s (run record %s.json)%n",
+        trial.exitCode() == ExitCode.PASSED ? "passed" : "FAILED",
+        trial.failures().isEmpty() ? "" : ": " + String.join(", ", trial.failures()),
+        trial.runId());
+    for (CheckResult check : trial.failedChecks()) {
+      printer.printf("  %-30s %s%n", check.check(), check.summary());
+    }
+    printer.println(
+        replay.reproduced()
+            ? "REPRODUCED: the same workload digest, fault positions, exit code and failures as"
+                + " the case file"
+            : "DIFFERENT from the case file: it recorded exit code "
+                + caseFile.exitCode().code()
+                + " "
+                + caseFile.failures()
+                + " at "
+                + caseFile.positions()
+                + ", the replay exit code "
+                + trial.exitCode().code()
+                + " "
+                + trial.failures()
+                + " at "
+                + trial.positions());
   }
 
   private int replaySeed(long seed) throws Exception {
@@ -170,14 +175,16 @@ final class ReplayCommand implements Callable<Integer> {
                 pipelineOptions.asOptions(),
                 pipelineOptions.catchUpTimeout(),
                 draws.out))) {
-      printer.printf("Replaying seed %d on %s: %d tries ...%n", seed, draws.pipeline, draws.tries);
-      printer.flush();
+      exploration.print(
+          () ->
+              printer.printf(
+                  "Replaying seed %d on %s: %d tries ...%n", seed, draws.pipeline, draws.tries));
       ExploreReport report =
           exploration
               .explorer()
-              .onTrial(trial -> ExploreCommand.printTrial(printer, trial))
+              .onTrial(trial -> exploration.print(() -> ExploreCommand.printTrial(printer, trial)))
               .explore(settings);
-      ExploreCommand.print(printer, report);
+      exploration.print(() -> ExploreCommand.print(printer, report));
       return report.exitCode().code();
     }
   }

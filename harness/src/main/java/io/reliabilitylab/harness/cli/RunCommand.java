@@ -131,7 +131,7 @@ final class RunCommand implements Callable<Integer> {
             .command(commandLine)
             .clock(Clock.systemUTC());
     try (SuiteConsole console =
-        new SuiteConsole(printer, verbose(), SuiteConsole.standardOutputIsATerminal())) {
+        new SuiteConsole(printer, verbose(), WaitStatus.standardOutputIsATerminal())) {
       builder.listener(console);
       if (!noReport) {
         builder.listener(new DashboardWriter(printer));

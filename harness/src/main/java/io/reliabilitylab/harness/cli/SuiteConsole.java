@@ -17,9 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -29,29 +26,19 @@ import org.jspecify.annotations.Nullable;
  * scenario as it ends (its verdict, each fault fired and how fast the pipeline recovered, how long
  * it took) and the suite's verdict; a scenario that did not go as expected gets its checks and
  * reasons too, and a single scenario (or {@code --verbose}) gets them always. While a phase waits,
- * a terminal shows a status line that counts its seconds; any other output gets a plain line when a
- * wait passes {@link #QUIET_WAIT} and again every {@link #QUIET_WAIT} after, so a log shows where a
- * stuck suite is without drowning a passing one.
+ * the {@link WaitStatus} shows how long.
  */
 final class SuiteConsole implements SuiteListener, AutoCloseable {
 
-  static final Duration QUIET_WAIT = Duration.ofSeconds(30);
-  private static final Duration STATUS_AFTER = Duration.ofSeconds(2);
-
   private final PrintWriter printer;
   private final boolean detailed;
-  private final boolean terminal;
   private final LongSupplier nanoTime;
-  private final @Nullable ScheduledExecutorService ticker;
+  private final WaitStatus status;
   private String sourceName = "";
   private int scenarios;
   private int index;
   private @Nullable String scenario;
-  private @Nullable String phase;
-  private long phaseStarted;
   private long scenarioStarted;
-  private long nextPlainLine;
-  private int statusWidth;
 
   /**
    * @param detailed every scenario's checks and timings, not one line per scenario
@@ -69,30 +56,13 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
       boolean tick) {
     this.printer = printer;
     this.detailed = detailed;
-    this.terminal = terminal;
     this.nanoTime = nanoTime;
-    if (tick) {
-      ticker =
-          Executors.newSingleThreadScheduledExecutor(
-              runnable -> {
-                Thread thread = new Thread(runnable, "srl-console");
-                thread.setDaemon(true);
-                return thread;
-              });
-      ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
-    } else {
-      ticker = null;
-    }
+    this.status = new WaitStatus(printer, terminal, nanoTime, tick);
   }
 
   /** How many scenarios the suite runs: one alone is always shown in detail. */
   synchronized void scenarios(int count) {
     scenarios = count;
-  }
-
-  /** Whether standard output is a terminal that a status line may rewrite. */
-  static boolean standardOutputIsATerminal() {
-    return System.console() != null && !"dumb".equals(System.getenv("TERM"));
   }
 
   @Override
@@ -104,32 +74,35 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
   public synchronized void scenarioStarting(ScenarioPlan plan) {
     index++;
     scenario = plan.scenario();
-    phase = null;
     scenarioStarted = nanoTime.getAsLong();
-    if (detailed()) {
-      printer.printf(
-          "Running %s / %s on %s, %d events, seed %d ...%n",
-          plan.pipeline(), plan.scenario(), sourceName, plan.events(), plan.seed());
-    } else if (index == 1) {
-      printer.printf(
-          "Running %d %s scenarios on %s, %d events, seed %d%n",
-          scenarios, plan.pipeline(), sourceName, plan.events(), plan.seed());
-    }
-    printer.flush();
+    status.stop();
+    status.print(
+        () -> {
+          if (detailed()) {
+            printer.printf(
+                "Running %s / %s on %s, %d events, seed %d ...%n",
+                plan.pipeline(), plan.scenario(), sourceName, plan.events(), plan.seed());
+          } else if (index == 1) {
+            printer.printf(
+                "Running %d %s scenarios on %s, %d events, seed %d%n",
+                scenarios, plan.pipeline(), sourceName, plan.events(), plan.seed());
+          }
+        });
   }
 
   @Override
   public synchronized void phaseStarting(ScenarioPlan plan, String name) {
-    phase = name;
-    phaseStarted = nanoTime.getAsLong();
-    nextPlainLine = phaseStarted + QUIET_WAIT.toNanos();
+    status.waiting(counter() + " " + plan.scenario(), name);
   }
 
   @Override
   public synchronized void scenarioFinished(RunRecord record) {
-    clearStatus();
     scenario = null;
-    phase = null;
+    status.stop();
+    status.print(() -> printFinished(record));
+  }
+
+  private void printFinished(RunRecord record) {
     if (detailed()) {
       printDetail(record);
       return;
@@ -147,12 +120,15 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
       printReasons(record);
       printer.printf("        record %s.json%n", record.runId());
     }
-    printer.flush();
   }
 
   @Override
   public synchronized void suiteFinished(SuiteResult result) {
-    clearStatus();
+    status.stop();
+    status.print(() -> printSuite(result));
+  }
+
+  private void printSuite(SuiteResult result) {
     SuiteSummary suite = result.summary();
     Map<String, Long> outcomes =
         suite.runs().stream()
@@ -171,51 +147,20 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
             .map(outcome -> outcome.getValue() + " " + outcome.getKey())
             .collect(Collectors.joining(", ")));
     printer.printf("Records: %s%n", result.outDirectory());
-    printer.flush();
   }
 
   @Override
   public void close() {
-    if (ticker != null) {
-      ticker.shutdownNow();
-    }
-    synchronized (this) {
-      clearStatus();
-      printer.flush();
-    }
+    status.close();
   }
 
-  /** Shows how long the running phase has waited: rewritten on a terminal, a line otherwise. */
-  synchronized void tick() {
-    if (scenario == null || phase == null) {
-      return;
-    }
-    long now = nanoTime.getAsLong();
-    long waited = Duration.ofNanos(now - phaseStarted).toSeconds();
-    if (terminal) {
-      if (waited < STATUS_AFTER.toSeconds()) {
-        return;
-      }
-      String status = String.format("%s %s: %s %d s", counter(), scenario, phase, waited);
-      printer.print("\r" + status + " ".repeat(Math.max(0, statusWidth - status.length())));
-      statusWidth = status.length();
-      printer.flush();
-    } else if (now >= nextPlainLine) {
-      printer.printf("%s %s: still in %s after %d s%n", counter(), scenario, phase, waited);
-      printer.flush();
-      nextPlainLine = now + QUIET_WAIT.toNanos();
-    }
+  /** Shows how long the running phase has waited (tests tick by hand). */
+  void tick() {
+    status.tick();
   }
 
   private boolean detailed() {
     return detailed || scenarios == 1;
-  }
-
-  private void clearStatus() {
-    if (statusWidth > 0) {
-      printer.print("\r" + " ".repeat(statusWidth) + "\r");
-      statusWidth = 0;
-    }
   }
 
   private String counter() {
@@ -299,6 +244,5 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
     if (record.summary().exitCode() != ExitCode.PASSED) {
       record.summary().reasons().forEach(reason -> printer.println("  - " + reason));
     }
-    printer.flush();
   }
 }
