@@ -3,8 +3,10 @@ package io.reliabilitylab.runner.phase;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.runner.BackgroundWrites;
+import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.WorkloadPhases;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.workload.SourceTransaction;
 import java.time.Duration;
 import java.util.List;
@@ -23,9 +25,14 @@ public final class FaultPhase implements Phase {
 
   /**
    * How long a fault's segment takes to write: long enough to span a fault at the checkpoint after
-   * next and most of its recovery.
+   * next and most of its recovery — five checkpoint intervals, within these bounds (the longest
+   * also when the plan names no interval).
    */
-  private static final Duration SEGMENT_SPAN = Duration.ofSeconds(4);
+  private static final Duration SHORTEST_SPAN = Duration.ofMillis(2500);
+
+  private static final Duration LONGEST_SPAN = Duration.ofSeconds(4);
+
+  private static final int SPAN_INTERVALS = 5;
 
   /**
    * How long a fault's writes wait for its injection to return or signal that it is armed before
@@ -95,7 +102,7 @@ public final class FaultPhase implements Phase {
           writes.submit(
               () -> {
                 armedOrGrace.await(ARMING_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-                return BackgroundWrites.paced(scenario.source(), segment, SEGMENT_SPAN)
+                return BackgroundWrites.paced(scenario.source(), segment, span(scenario.plan()))
                     .write(segment);
               });
       FaultInjection.Armed armed;
@@ -109,6 +116,17 @@ public final class FaultPhase implements Phase {
       FaultInjection.complete(scenario, armed);
       writes.await(writing);
     }
+  }
+
+  static Duration span(ScenarioPlan plan) {
+    String interval = plan.options().get(LabOptions.CHECKPOINT_INTERVAL_MS);
+    if (interval == null || !interval.strip().matches("\\d{1,9}")) {
+      return LONGEST_SPAN;
+    }
+    Duration intervals = Duration.ofMillis(Long.parseLong(interval.strip()) * SPAN_INTERVALS);
+    return intervals.compareTo(SHORTEST_SPAN) < 0
+        ? SHORTEST_SPAN
+        : intervals.compareTo(LONGEST_SPAN) > 0 ? LONGEST_SPAN : intervals;
   }
 
   private static BackgroundWrites writes(Scenario scenario) {

@@ -2,6 +2,7 @@ package io.reliabilitylab.runner.phase;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.checks.sort.ReadOnce;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.RowSetDiff;
@@ -86,31 +87,35 @@ public final class Reconcile implements Phase {
     TableAccess tables = scenario.running().tables();
     DeliverySemantics semantics = pipeline.semantics();
     Path spill = Files.createDirectories(scenario.directory().resolve("spill"));
-    RowSet sourceRows = SourceRowReader.orders(scenario.source());
-    // The lab checks itself first: the source must hold what the oracle expects, or every later
-    // verdict would compare against a wrong reference.
-    CheckResult sourceMatchesOracle =
-        RowSetDiff.of(semantics, expected.current(), sourceRows, spill);
-    if (sourceMatchesOracle.verdict() != Verdict.PASSED) {
-      return new Result(
-          List.of(),
-          "the source table does not hold the workload the oracle expects ("
-              + sourceMatchesOracle.summary()
-              + differingKeys(sourceMatchesOracle)
-              + "): another writer changed it, or the source is misconfigured");
+    // Every check reads the same snapshots and source rows: read from their stores once.
+    try (ReadOnce.Copies copies = new ReadOnce.Copies(spill.resolve("inputs"))) {
+      RowSet sourceRows = ReadOnce.rows(SourceRowReader.orders(scenario.source()), copies);
+      // The lab checks itself first: the source must hold what the oracle expects, or every
+      // later verdict would compare against a wrong reference.
+      CheckResult sourceMatchesOracle =
+          RowSetDiff.of(semantics, expected.current(), sourceRows, spill);
+      if (sourceMatchesOracle.verdict() != Verdict.PASSED) {
+        return new Result(
+            List.of(),
+            "the source table does not hold the workload the oracle expects ("
+                + sourceMatchesOracle.summary()
+                + differingKeys(sourceMatchesOracle)
+                + "): another writer changed it, or the source is misconfigured");
+      }
+      CheckContext context =
+          CheckContext.builder(semantics)
+              .expectedCurrent(sourceRows)
+              .actualCurrent(ReadOnce.rows(tables.current(point.current().snapshotId()), copies))
+              .expectedChangelog(expected.changelog())
+              .actualChangelog(
+                  ReadOnce.changelog(tables.changelog(point.changelog().snapshotId()), copies))
+              .checkpointId(point.checkpointId())
+              .linkage(evidence.judgedLinkage())
+              .dlqRecords(evidence.deadLetters())
+              .workDirectory(spill)
+              .build();
+      return new Result(runChecks(scenario, context, label), null);
     }
-    CheckContext context =
-        CheckContext.builder(semantics)
-            .expectedCurrent(sourceRows)
-            .actualCurrent(tables.current(point.current().snapshotId()))
-            .expectedChangelog(expected.changelog())
-            .actualChangelog(tables.changelog(point.changelog().snapshotId()))
-            .checkpointId(point.checkpointId())
-            .linkage(evidence.judgedLinkage())
-            .dlqRecords(evidence.deadLetters())
-            .workDirectory(spill)
-            .build();
-    return new Result(runChecks(scenario, context, label), null);
   }
 
   /** The first differing keys of a diff, e.g. {@code "; unexpected order_id=7"}, capped. */
