@@ -105,7 +105,7 @@ public final class ChangeRecordDeserializer
             errorType,
             errorMessage,
             clock.get());
-    LOG.warn(
+    LOG.info(
         "Quarantined {}-{}@{}: {}: {} (key {}, value {})",
         record.topic(),
         record.partition(),

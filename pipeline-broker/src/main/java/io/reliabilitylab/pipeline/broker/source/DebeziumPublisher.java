@@ -574,7 +574,7 @@ public final class DebeziumPublisher implements AutoCloseable {
         fired.withheld = records.size() - outgoing.size();
         fired.owner = owner;
         committer.markBatchFinished();
-        LOG.warn(
+        LOG.info(
             "Poison record published ({} record(s) of its batch withheld); stopping the engine",
             fired.withheld);
         throw new StopEngineException("A poison record was published: the engine stops");
