@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What {@code run} prints while a suite runs. A suite of several scenarios gets one line per
@@ -37,7 +36,6 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
   private String sourceName = "";
   private int scenarios;
   private int index;
-  private @Nullable String scenario;
   private long scenarioStarted;
 
   /**
@@ -73,7 +71,6 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
   @Override
   public synchronized void scenarioStarting(ScenarioPlan plan) {
     index++;
-    scenario = plan.scenario();
     scenarioStarted = nanoTime.getAsLong();
     status.stop();
     status.print(
@@ -97,7 +94,6 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
 
   @Override
   public synchronized void scenarioFinished(RunRecord record) {
-    scenario = null;
     status.stop();
     status.print(() -> printFinished(record));
   }
