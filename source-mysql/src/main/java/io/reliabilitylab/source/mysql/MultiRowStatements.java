@@ -242,7 +242,7 @@ final class MultiRowStatements implements AutoCloseable {
         }
       }
       bindMatches(update, parameter, updates.stream().map(SourceChange.Update::before).toList());
-      requireAllMatched(update.executeUpdate(), "updates", beforeImages(updates));
+      requireAllMatched(update.executeUpdate(), "updates", updates);
     }
   }
 
@@ -252,7 +252,7 @@ final class MultiRowStatements implements AutoCloseable {
         connection.prepareStatement("DELETE FROM " + table + matchAll(rows))) {
       List<Row> before = deletes.stream().map(SourceChange.Delete::before).toList();
       bindMatches(delete, 1, before);
-      requireAllMatched(delete.executeUpdate(), "deletes", before);
+      requireAllMatched(delete.executeUpdate(), "deletes", deletes);
     }
   }
 
@@ -260,7 +260,7 @@ final class MultiRowStatements implements AutoCloseable {
     SourceRows.bind(keyUpdate, 1, updated.after());
     keyUpdate.setLong(COLUMNS.size() + 1, key(updated.before()));
     keyUpdate.setLong(COLUMNS.size() + 2, eventId(updated.before()));
-    requireAllMatched(keyUpdate.executeUpdate(), "updates", List.of(updated.before()));
+    requireAllMatched(keyUpdate.executeUpdate(), "updates", List.of(updated));
   }
 
   private static String matchAll(int rows) {
@@ -278,17 +278,31 @@ final class MultiRowStatements implements AutoCloseable {
     }
   }
 
+  /**
+   * A change a statement applied: its before image, and what its key holds once the change matched
+   * — the after image's key at its event id, or nothing for a delete.
+   */
+  private record Matched(Row before, @Nullable Row after) {
+    static Matched of(SourceChange change) {
+      if (change instanceof SourceChange.Update updated) {
+        return new Matched(updated.before(), updated.after());
+      }
+      return new Matched(((SourceChange.Delete) change).before(), null);
+    }
+  }
+
   /** Names a before image no row matched, so the user can find the divergence. */
-  private void requireAllMatched(int matched, String what, List<Row> before) throws SQLException {
-    if (matched == before.size()) {
+  private void requireAllMatched(int matched, String what, List<? extends SourceChange> changes)
+      throws SQLException {
+    if (matched == changes.size()) {
       return;
     }
-    Row unmatched = firstUnmatched(before);
+    Row unmatched = firstUnmatched(changes.stream().map(Matched::of).toList());
     throw new SQLException(
         "No row matched "
-            + (before.size() - matched)
+            + (changes.size() - matched)
             + " of "
-            + before.size()
+            + changes.size()
             + " "
             + what
             + " sent together"
@@ -299,15 +313,22 @@ final class MultiRowStatements implements AutoCloseable {
             + " the workload from its start");
   }
 
-  private @Nullable Row firstUnmatched(List<Row> before) throws SQLException {
+  /**
+   * The statement has run, so a matched update's key holds its after image's event id and a matched
+   * delete's key is gone: a before image whose key shows neither did not match. (A delete whose key
+   * is gone may not have matched either: then no example is named.)
+   */
+  private @Nullable Row firstUnmatched(List<Matched> changes) throws SQLException {
     try (PreparedStatement select =
         connection.prepareStatement(
             "SELECT " + KEY + ", " + EVENT_ID + " FROM " + table + " WHERE " + KEY + " = ?")) {
-      for (Row row : before) {
-        select.setLong(1, key(row));
+      for (Matched change : changes) {
+        Row after = change.after();
+        select.setLong(1, key(after == null ? change.before() : after));
         try (ResultSet found = select.executeQuery()) {
-          if (!found.next() || found.getLong(2) != eventId(row)) {
-            return row;
+          boolean present = found.next();
+          if (after == null ? present : !present || found.getLong(2) != eventId(after)) {
+            return change.before();
           }
         }
       }
@@ -329,10 +350,6 @@ final class MultiRowStatements implements AutoCloseable {
         + " = ? AND "
         + EVENT_ID
         + " = ?";
-  }
-
-  private static List<Row> beforeImages(List<SourceChange.Update> updates) {
-    return updates.stream().map(SourceChange.Update::before).toList();
   }
 
   private static String tuple(int size) {

@@ -152,10 +152,16 @@ public final class WorkloadWriter {
         } catch (SQLException | RuntimeException e) {
           rollbackQuietly(connection);
           throw withContext(
-              "Writing transaction "
-                  + current.ordinal()
-                  + " ("
-                  + (first + 1)
+              (end - first == 1
+                      ? "Writing transaction " + current.ordinal() + " (" + (first + 1)
+                      : "Writing transactions "
+                          + transactions.get(first).ordinal()
+                          + "-"
+                          + transactions.get(end - 1).ordinal()
+                          + " in one commit ("
+                          + (first + 1)
+                          + "-"
+                          + end)
                   + " of "
                   + transactions.size()
                   + ") to "

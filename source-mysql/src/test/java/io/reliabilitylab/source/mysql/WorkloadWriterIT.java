@@ -22,7 +22,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
@@ -217,6 +219,72 @@ class WorkloadWriterIT {
   }
 
   @Test
+  void aDivergenceDeepInABatchedCommitNamesTheRowThatDidNotMatch() throws Exception {
+    Workload workload =
+        WorkloadGenerator.generate(
+            WorkloadConfig.builder()
+                .events(3_000)
+                .seed(5)
+                .initialRows(500)
+                .maxChangesPerTransaction(1)
+                .build());
+    List<SourceTransaction> transactions = workload.transactions();
+    int split = transactions.size() / 2;
+    // A same-key update well inside the second commit, after hot keys' many layers, of a key
+    // that commit has not changed before.
+    Set<Object> touched = new HashSet<>();
+    SourceChange.Update victim = null;
+    for (int i = split; victim == null; i++) {
+      SourceChange change = transactions.get(i).changes().get(0);
+      if (i >= split + 700
+          && change instanceof SourceChange.Update update
+          && update.before().get("order_id").equals(update.after().get("order_id"))
+          && !touched.contains(update.before().get("order_id"))) {
+        victim = update;
+      }
+      touched.add(keyOf(change));
+    }
+    WorkloadWriter writer = WorkloadWriter.builder(source).transactionsPerCommit(split).build();
+    writer.insertInitialRows(workload);
+    writer.write(transactions.subList(0, split));
+    long key = (Long) victim.before().get("order_id");
+    long eventId = victim.before().eventId();
+    execute("UPDATE orders SET event_id = -1 WHERE order_id = " + key);
+    String before = digest(read(SourceRowReader.orders(source)));
+
+    assertThatThrownBy(() -> writer.write(transactions.subList(split, transactions.size())))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("No row matched 1 of")
+        .hasMessageContaining("e.g. order_id " + key + " at event_id " + eventId)
+        .hasMessageContaining("reset it");
+    assertThat(digest(read(SourceRowReader.orders(source)))).isEqualTo(before);
+  }
+
+  @Test
+  void stringsWithQuotesBackslashesAndAnyCharacterArriveUnchanged() throws Exception {
+    Instant time = Instant.parse("2026-01-01T00:00:00.123Z");
+    List<String> keys =
+        List.of("o'brien", "back\\slash\\", "quote\"; DROP TABLE orders; --", "ünï 😀", "");
+    List<SourceChange> inserts = new ArrayList<>();
+    List<SourceChange> updates = new ArrayList<>();
+    List<Row> expected = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      long key = i + 1;
+      Row created = TableSchema.ORDERS.row(key, keys.get(i), 7L, 100L, "created", key, 1, time);
+      Row paid = created.with("status", "pa'id\\").with("event_id", 100 + key);
+      inserts.add(SourceChange.insert(created));
+      updates.add(SourceChange.update(created, paid));
+      expected.add(paid);
+    }
+    List<SourceChange> changes = new ArrayList<>(inserts);
+    changes.addAll(updates);
+
+    WorkloadWriter.to(source).write(List.of(new SourceTransaction(0, time, changes)));
+
+    assertThat(read(SourceRowReader.orders(source))).containsExactlyElementsOf(expected);
+  }
+
+  @Test
   void anInterruptStopsBetweenTransactions() throws Exception {
     Workload workload = WorkloadGenerator.generate(WorkloadConfig.of(200, 13));
     AtomicLong committed = new AtomicLong();
@@ -290,6 +358,16 @@ class WorkloadWriterIT {
       }
     }
     return rowEvents;
+  }
+
+  private static Object keyOf(SourceChange change) {
+    if (change instanceof SourceChange.Insert insert) {
+      return insert.after().get("order_id");
+    }
+    if (change instanceof SourceChange.Update update) {
+      return update.before().get("order_id");
+    }
+    return ((SourceChange.Delete) change).before().get("order_id");
   }
 
   private static String digest(List<Row> rows) {
