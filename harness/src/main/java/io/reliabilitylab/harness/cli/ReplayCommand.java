@@ -67,10 +67,14 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    OutputDirectory.require(spec, draws.out);
+    // Every argument is checked before the output directory is made ready (and the log named
+    // there): bad input leaves nothing behind.
     Path file = Path.of(caseOrSeed);
     if (Files.isRegularFile(file)) {
-      return replayFile(file);
+      CaseFile caseFile = readCase(file);
+      Map<String, String> options = optionsOf(caseFile);
+      OutputDirectory.require(spec, draws.out);
+      return replayFile(file, caseFile, options);
     }
     long seed;
     try {
@@ -83,16 +87,28 @@ final class ReplayCommand implements Callable<Integer> {
               + "' is neither a case file nor a seed; pass a file 'explore' wrote"
               + " (explore-<id>-minimal.case.json) or the seed its report names");
     }
-    return replaySeed(seed);
+    ExploreSettings settings;
+    try {
+      // The same draws as the explore that named the seed; nothing shrunk.
+      settings =
+          new ExploreSettings(draws.tries, seed, 1, draws.maxChanges, Duration.ofSeconds(1), 0);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    OutputDirectory.require(spec, draws.out);
+    return replaySeed(settings);
   }
 
-  private int replayFile(Path file) throws Exception {
-    CaseFile caseFile;
+  private CaseFile readCase(Path file) {
     try {
-      caseFile = Explorer.readCase(file);
+      return Explorer.readCase(file);
     } catch (IOException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+  }
+
+  /** The case's pipeline options with the command line's on top; none of them still masked. */
+  private Map<String, String> optionsOf(CaseFile caseFile) {
     Map<String, String> options = new LinkedHashMap<>(caseFile.options());
     options.putAll(pipelineOptions.extra());
     for (Map.Entry<String, String> option : options.entrySet()) {
@@ -106,6 +122,11 @@ final class ReplayCommand implements Callable<Integer> {
                 + "=...");
       }
     }
+    return options;
+  }
+
+  private int replayFile(Path file, CaseFile caseFile, Map<String, String> options)
+      throws Exception {
     PrintWriter printer = spec.commandLine().getOut();
     try (Exploration exploration =
         Exploration.open(
@@ -154,15 +175,7 @@ final class ReplayCommand implements Callable<Integer> {
                 + trial.positions());
   }
 
-  private int replaySeed(long seed) throws Exception {
-    ExploreSettings settings;
-    try {
-      // The same draws as the explore that named the seed; nothing shrunk.
-      settings =
-          new ExploreSettings(draws.tries, seed, 1, draws.maxChanges, Duration.ofSeconds(1), 0);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
+  private int replaySeed(ExploreSettings settings) throws Exception {
     PrintWriter printer = spec.commandLine().getOut();
     try (Exploration exploration =
         Exploration.open(
@@ -178,7 +191,8 @@ final class ReplayCommand implements Callable<Integer> {
       exploration.print(
           () ->
               printer.printf(
-                  "Replaying seed %d on %s: %d tries ...%n", seed, draws.pipeline, draws.tries));
+                  "Replaying seed %d on %s: %d tries ...%n",
+                  settings.seed(), draws.pipeline, draws.tries));
       ExploreReport report =
           exploration
               .explorer()

@@ -144,6 +144,19 @@ class ReliabilityLabTest {
     }
 
     @Test
+    void replayOfBadInputLeavesNoOutputDirectoryBehind(@TempDir Path directory) {
+      Path out = directory.resolve("never-made");
+
+      Run notASeed = run("valid", "replay", "--out", out.toString(), "seven");
+      Run zeroTries = run("valid", "replay", "--out", out.toString(), "--tries", "0", "7");
+
+      assertThat(notASeed.exitCode()).isEqualTo(USAGE);
+      assertThat(zeroTries.exitCode()).isEqualTo(USAGE);
+      assertThat(zeroTries.errLines()).singleElement().asString().contains("tries");
+      assertThat(out).doesNotExist();
+    }
+
+    @Test
     void replayOfAFileThatIsNoCaseSaysSo(@TempDir Path directory) throws Exception {
       Path notACase = Files.writeString(directory.resolve("record.json"), "{\"format\": \"x\"}");
       Run run = run("valid", "replay", notACase.toString());
