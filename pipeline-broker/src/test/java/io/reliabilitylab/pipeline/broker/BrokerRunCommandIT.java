@@ -7,6 +7,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.core.OutputStreamAppender;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.harness.secrets.LabConsoleFilter;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.FaultRecord;
 import io.reliabilitylab.record.RunRecord;
@@ -33,6 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -66,7 +68,11 @@ class BrokerRunCommandIT {
   @Test
   void theBrokerSuiteRecoversFromEveryFaultAndKeepsThePoisonOutOfRecordsAndLogs() throws Exception {
     ByteArrayOutputStream logs = new ByteArrayOutputStream();
-    OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture = capture(logs);
+    OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture = capture(logs, null);
+    // What the lab's console shows, through the console's own filter.
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> consoleCapture =
+        capture(console, new LabConsoleFilter());
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     int exit;
@@ -87,8 +93,14 @@ class BrokerRunCommandIT {
                   "--out",
                   out.toString());
     } finally {
-      capture.stop();
-      ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(capture);
+      // A control: a lab warning does reach the console's capture, so an empty one means none.
+      LoggerFactory.getLogger(BrokerRunCommandIT.class).warn("control warning");
+      for (OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender :
+          List.of(capture, consoleCapture)) {
+        appender.stop();
+        ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+            .detachAppender(appender);
+      }
     }
 
     assertThat(exit)
@@ -104,6 +116,14 @@ class BrokerRunCommandIT {
             expected.stream().map(BrokerRunCommandIT::scenarioName).toList());
     SuiteSummary suite = suite();
     assertThat(suite.exitCode()).isEqualTo(ExitCode.PASSED);
+    // A passing suite puts no lab warning on the console (the poison's publication and quarantine
+    // are expected: they go to the log file at INFO).
+    assertThat(console.toString(StandardCharsets.UTF_8))
+        .as("the console's log lines")
+        .isEqualTo(BrokerRunCommandIT.class.getName() + " control warning \n");
+    assertThat(logs.toString(StandardCharsets.UTF_8))
+        .as("the log file's lines")
+        .contains("org.apache.flink", "Disarmed fault");
     assertThat(suite.runs())
         .filteredOn(entry -> entry.scenario().equals("poison-message:unrepaired"))
         .singleElement()
@@ -219,7 +239,7 @@ class BrokerRunCommandIT {
   }
 
   private static OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent> capture(
-      ByteArrayOutputStream sink) {
+      ByteArrayOutputStream sink, @Nullable LabConsoleFilter filter) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
@@ -230,6 +250,10 @@ class BrokerRunCommandIT {
     appender.setContext(context);
     appender.setEncoder(encoder);
     appender.setOutputStream(sink);
+    if (filter != null) {
+      filter.start();
+      appender.addFilter(filter);
+    }
     appender.start();
     ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(appender);
     return appender;
