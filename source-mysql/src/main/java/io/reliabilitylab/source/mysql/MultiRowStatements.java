@@ -109,7 +109,8 @@ final class MultiRowStatements implements AutoCloseable {
     }
   }
 
-  private static List<Long> keysOf(SourceChange change) {
+  /** The keys a change touches: an update that changes the key touches both. */
+  static List<Long> keysOf(SourceChange change) {
     if (change instanceof SourceChange.Insert inserted) {
       return List.of(key(inserted.after()));
     }

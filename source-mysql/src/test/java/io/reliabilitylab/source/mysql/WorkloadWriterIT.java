@@ -232,7 +232,7 @@ class WorkloadWriterIT {
     int split = transactions.size() / 2;
     // A same-key update well inside the second commit, after hot keys' many layers, of a key
     // that commit has not changed before.
-    Set<Object> touched = new HashSet<>();
+    Set<Long> touched = new HashSet<>();
     SourceChange.Update victim = null;
     for (int i = split; victim == null; i++) {
       SourceChange change = transactions.get(i).changes().get(0);
@@ -242,7 +242,7 @@ class WorkloadWriterIT {
           && !touched.contains(update.before().get("order_id"))) {
         victim = update;
       }
-      touched.add(keyOf(change));
+      touched.addAll(MultiRowStatements.keysOf(change));
     }
     WorkloadWriter writer = WorkloadWriter.builder(source).transactionsPerCommit(split).build();
     writer.insertInitialRows(workload);
@@ -358,16 +358,6 @@ class WorkloadWriterIT {
       }
     }
     return rowEvents;
-  }
-
-  private static Object keyOf(SourceChange change) {
-    if (change instanceof SourceChange.Insert insert) {
-      return insert.after().get("order_id");
-    }
-    if (change instanceof SourceChange.Update update) {
-      return update.before().get("order_id");
-    }
-    return ((SourceChange.Delete) change).before().get("order_id");
   }
 
   private static String digest(List<Row> rows) {
