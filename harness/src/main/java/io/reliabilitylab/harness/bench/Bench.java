@@ -79,8 +79,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>as initial rows before the pipeline starts: how fast its initial snapshot becomes visible;
  *   <li>at full speed while the pipeline streams, then awaiting catch-up: the pipeline's
  *       throughput, and reconciliation speed at the caught-up snapshot;
- *   <li>the workload's continuation at half that throughput: insert-to-visible latency per row,
- *       from the client's commit time to the commit of the first changelog snapshot holding it.
+ *   <li>a workload of its own on new keys at half that throughput, sized to the phase's duration:
+ *       insert-to-visible latency per row, from the client's commit time to the commit of the first
+ *       changelog snapshot holding it.
  * </ol>
  *
  * An optional sustain phase then offers a fixed rate for a duration and samples the lag. Every wait
@@ -105,7 +106,10 @@ public final class Bench {
 
   private static final Duration SAMPLE = Duration.ofSeconds(1);
 
-  /** Keys of the sustain phase start far above any key the mode's workload uses. */
+  /** Keys of the latency phase start far above any key the mode's workload uses. */
+  private static final long LATENCY_KEY_BASE = 500_000_000_000L;
+
+  /** Keys of the sustain phase start far above any key the mode's and latency workloads use. */
   private static final long SUSTAIN_KEY_BASE = 1_000_000_000_000L;
 
   private final SourceDatabase source;
@@ -180,12 +184,13 @@ public final class Bench {
     private final BenchMode mode;
     private final OrdersTable table;
     private final Path directory;
-    private final Workload workload;
-    private final List<SourceTransaction> throughputPart;
-    private final List<SourceTransaction> backlogPart;
-    private final int split;
-    private final int backlogEnd;
-    private final List<SourceTransaction> latencyPart;
+    private final WorkloadConfig workloadConfig;
+    // Each part is let go once written for the last time: at a million changes the generated
+    // workload is most of the bench's heap, beside a pipeline in the same JVM.
+    private @Nullable Workload initial;
+    private @Nullable List<SourceTransaction> throughputPart;
+    private @Nullable List<SourceTransaction> backlogPart;
+    private final long lastWorkloadEventId;
     private BenchReport.@Nullable Sustain sustain;
 
     ModeRun(BenchMode mode, OrdersTable table, Path directory) {
@@ -193,22 +198,21 @@ public final class Bench {
       this.table = table;
       this.directory = directory;
       int events = config.events(mode);
-      long latencyEvents = (long) events * config.latencyEventsFactor();
       // One change per transaction: the mode alone decides how many share a commit.
-      this.workload =
-          WorkloadGenerator.generate(
-              WorkloadConfig.builder()
-                  .events(Math.toIntExact(2L * events + latencyEvents))
-                  .seed(config.seed())
-                  .initialRows(config.initialRows())
-                  .maxChangesPerTransaction(1)
-                  .build());
+      this.workloadConfig =
+          WorkloadConfig.builder()
+              .events(Math.toIntExact(2L * events))
+              .seed(config.seed())
+              .initialRows(config.initialRows())
+              .maxChangesPerTransaction(1)
+              .build();
+      Workload workload = WorkloadGenerator.generate(workloadConfig);
       List<SourceTransaction> all = workload.transactions();
-      this.split = transactionsHolding(all, events);
-      this.backlogEnd = transactionsHolding(all, 2L * events);
-      this.throughputPart = all.subList(0, split);
-      this.backlogPart = all.subList(split, backlogEnd);
-      this.latencyPart = all.subList(backlogEnd, all.size());
+      int split = transactionsHolding(all, events);
+      this.initial = new Workload(workloadConfig, workload.initialRows(), List.of());
+      this.throughputPart = new ArrayList<>(all.subList(0, split));
+      this.backlogPart = new ArrayList<>(all.subList(split, all.size()));
+      this.lastWorkloadEventId = workload.lastEventId().orElse(0);
     }
 
     BenchReport.Mode measure() throws Exception {
@@ -216,8 +220,9 @@ public final class Bench {
       int perCommit = config.transactionsPerCommit(mode);
 
       // 1. The source's own write rate, nothing capturing.
+      List<SourceTransaction> throughputPart = Objects.requireNonNull(this.throughputPart);
       table.reset();
-      writer(0).insertInitialRows(workload);
+      writer(0).insertInitialRows(Objects.requireNonNull(initial));
       WriteReport alone = writer(0).write(throughputPart);
       double sourceRate = Stats.perSecond(alone.changes(), alone.elapsed());
       say(
@@ -235,7 +240,8 @@ public final class Bench {
 
       // 2. The initial snapshot.
       table.reset();
-      int initialRows = writer(0).insertInitialRows(workload);
+      int initialRows = writer(0).insertInitialRows(Objects.requireNonNull(initial));
+      initial = null;
       Files.createDirectories(directory);
       Instant startAt = clock.instant();
       say(label + "starting pipeline %s with %d initial rows", config.pipeline(), initialRows);
@@ -282,8 +288,10 @@ public final class Bench {
         // 3. Throughput while the pipeline streams.
         Instant writeAt = clock.instant();
         WriteReport captured = writer(0).write(throughputPart);
-        long lastEventId = lastWrittenEventId(throughputPart);
-        Visible caughtUp = awaitVisible(tables, walk, envelopes(0, split), (snapshot, event) -> {});
+        Visible caughtUp =
+            awaitVisible(tables, walk, Oracle.envelopes(throughputPart), (snapshot, event) -> {});
+        this.throughputPart = null;
+        throughputPart = null;
         Instant visible = caughtUp.at();
         double throughput = Stats.perSecond(captured.changes(), Duration.between(writeAt, visible));
         say(
@@ -322,11 +330,8 @@ public final class Bench {
         // 6. Latency at half the throughput.
         double offered = Math.max(1, throughput / 2);
         List<SourceTransaction> latencyWrites =
-            latencyPart.subList(
-                0,
-                transactionsHolding(
-                    latencyPart,
-                    (long) Math.ceil(offered * config.latencyDuration().toMillis() / 1_000.0)));
+            latencyWorkload(
+                (long) Math.ceil(offered * config.latencyDuration().toMillis() / 1_000.0));
         say(label + "latency: offering %.0f events/s for %d events", offered, count(latencyWrites));
         LatencyResult latency = latency(tables, walk, offered, latencyWrites);
         say(
@@ -337,10 +342,7 @@ public final class Bench {
             latency.summary().samples());
 
         if (config.sustain() != null && mode == config.sustainMode()) {
-          // the backlog's event ids follow the throughput phase's: the sustain's come after both
-          long beforeLatency =
-              lastWrittenEventId(workload.transactions().subList(0, backlogEnd), lastEventId);
-          sustain = sustain(tables, walk, lastWrittenEventId(latencyWrites, beforeLatency));
+          sustain = sustain(tables, walk, lastWrittenEventId(latencyWrites, lastWorkloadEventId));
         }
         return new BenchReport.Mode(
             alone.changes(),
@@ -412,7 +414,7 @@ public final class Bench {
       awaitVisible(
           tables,
           walk,
-          envelopes(backlogEnd, backlogEnd + writes.size()),
+          Oracle.envelopes(writes),
           (snapshot, event) -> {
             Integer index = event.op() == ChangeOp.CREATE ? insertedAt.get(event.eventId()) : null;
             if (index != null) {
@@ -645,6 +647,8 @@ public final class Bench {
         throws Exception {
       String label = "[" + mode.label() + "] ";
       Optional<SavepointControl> savepoints = pipeline.capability(SavepointControl.class);
+      List<SourceTransaction> backlogPart = Objects.requireNonNull(this.backlogPart);
+      this.backlogPart = null;
       if (savepoints.isEmpty() || backlogPart.isEmpty()) {
         String reason =
             savepoints.isEmpty()
@@ -660,7 +664,7 @@ public final class Bench {
       job.awaitRunning(config.catchUpTimeout());
       Instant runningAt = clock.instant();
       Visible visible =
-          awaitVisible(tables, walk, envelopes(split, backlogEnd), (snapshot, event) -> {});
+          awaitVisible(tables, walk, Oracle.envelopes(backlogPart), (snapshot, event) -> {});
       Duration took = Duration.between(restoreAt, visible.at());
       double rate = Stats.perSecond(written.changes(), took);
       say(
@@ -679,11 +683,21 @@ public final class Bench {
           null);
     }
 
-    /** The changelog envelopes transactions {@code from} (inclusive) to {@code to} produce. */
-    private List<ChangeEvent> envelopes(int from, int to) {
-      List<ChangeEvent> upTo = Oracle.expect(workload.prefix(to)).events();
-      int before = from == 0 ? 0 : Oracle.expect(workload.prefix(from)).events().size();
-      return upTo.subList(Math.min(before, upTo.size()), upTo.size());
+    /**
+     * {@code changes} changes on keys of their own, with event ids after the mode's workload: the
+     * latency phase's size is known only once the throughput is, and at scale a workload generated
+     * ahead for the largest size would hold the heap for nothing.
+     */
+    private List<SourceTransaction> latencyWorkload(long changes) {
+      Workload generated =
+          WorkloadGenerator.generate(
+              workloadConfig.toBuilder()
+                  .events(Math.toIntExact(Math.max(1, changes)))
+                  .seed(config.seed() + 2)
+                  .initialRows(0)
+                  .firstEventId(lastWorkloadEventId + 1)
+                  .build());
+      return new ShiftedRounds(generated, LATENCY_KEY_BASE).round(0);
     }
 
     private static int parallelism(PipelineUnderTest pipeline) {
@@ -820,14 +834,6 @@ public final class Bench {
       seen += transactions.get(i).changes().size();
     }
     return transactions.size();
-  }
-
-  private static long lastWrittenEventId(List<SourceTransaction> transactions) {
-    long last = lastWrittenEventId(transactions, Long.MIN_VALUE);
-    if (last == Long.MIN_VALUE) {
-      throw new IllegalStateException("The throughput phase writes no event id");
-    }
-    return last;
   }
 
   private static long lastWrittenEventId(List<SourceTransaction> transactions, long none) {

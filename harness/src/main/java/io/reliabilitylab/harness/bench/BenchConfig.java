@@ -32,8 +32,6 @@ import org.jspecify.annotations.Nullable;
  * @param modes the transaction modes to measure, each with its own pipeline run
  * @param batchedEvents changes the batched mode's throughput phase writes
  * @param singleEvents changes the single-row mode's throughput phase writes
- * @param latencyEventsFactor the latency phase writes this many times the throughput phase's
- *     changes
  * @param initialRows rows in the table before each pipeline starts (its initial snapshot)
  * @param seed the workload seed
  * @param changesPerCommit changes per source commit in the batched mode
@@ -51,7 +49,6 @@ public record BenchConfig(
     Set<BenchMode> modes,
     int batchedEvents,
     int singleEvents,
-    int latencyEventsFactor,
     Duration latencyDuration,
     int initialRows,
     long seed,
@@ -77,7 +74,6 @@ public record BenchConfig(
     }
     positive("events", batchedEvents);
     positive("single-row events", singleEvents);
-    positive("latency events factor", latencyEventsFactor);
     positive("changes per commit", changesPerCommit);
     if (initialRows < 0) {
       throw new IllegalArgumentException("initial rows must be >= 0, got " + initialRows);
@@ -124,7 +120,6 @@ public record BenchConfig(
         "bench.modes", String.join(",", orderedModes().stream().map(BenchMode::label).toList()));
     settings.put("bench.batched-events", Integer.toString(batchedEvents));
     settings.put("bench.single-events", Integer.toString(singleEvents));
-    settings.put("bench.latency-events-factor", Integer.toString(latencyEventsFactor));
     settings.put("bench.latency-duration-ms", Long.toString(latencyDuration.toMillis()));
     settings.put("bench.initial-rows", Integer.toString(initialRows));
     settings.put("bench.seed", Long.toString(seed));
@@ -151,7 +146,6 @@ public record BenchConfig(
     private Set<BenchMode> modes = EnumSet.allOf(BenchMode.class);
     private int batchedEvents = 50_000;
     private int singleEvents = 10_000;
-    private int latencyEventsFactor = 2;
     private Duration latencyDuration = Duration.ofSeconds(8);
     private int initialRows = 20_000;
     private long seed = 42;
@@ -185,12 +179,6 @@ public record BenchConfig(
     /** Changes of the single-row throughput phase; default 10,000. */
     public Builder singleEvents(int events) {
       this.singleEvents = events;
-      return this;
-    }
-
-    /** The latency phase's changes as a multiple of the throughput phase's; default 2. */
-    public Builder latencyEventsFactor(int factor) {
-      this.latencyEventsFactor = factor;
       return this;
     }
 
@@ -249,7 +237,6 @@ public record BenchConfig(
           modes,
           batchedEvents,
           singleEvents,
-          latencyEventsFactor,
           latencyDuration,
           initialRows,
           seed,

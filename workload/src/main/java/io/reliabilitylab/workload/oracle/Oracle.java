@@ -11,7 +11,6 @@ import io.reliabilitylab.spi.data.SourcePosition;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -114,7 +113,6 @@ public final class Oracle {
     int[] transactionEnds = new int[workload.transactions().size()];
     for (int t = 0; t < workload.transactions().size(); t++) {
       SourceTransaction transaction = workload.transactions().get(t);
-      Instant time = transaction.commitTime();
       int rowIndex = 0;
       for (SourceChange change : transaction.changes()) {
         Supplier<String> where = () -> "transaction " + transaction.ordinal() + ", " + change;
@@ -123,36 +121,24 @@ public final class Oracle {
           requireAbsent(table, after.key(), where);
           requireNew(written, requireEventId(after, where), where);
           table.put(after.key(), after);
-          events.add(create(after, requireEventId(after, where), transaction, rowIndex++));
         } else if (change instanceof SourceChange.Update update) {
           Row before = update.before();
           Row after = update.after();
           requireCurrent(table, before, where);
-          long beforeId = requireEventId(before, where);
+          requireEventId(before, where);
           requireNew(written, requireEventId(after, where), where);
           if (update.changesKey()) {
             requireAbsent(table, after.key(), where);
             table.remove(before.key());
-            table.put(after.key(), after);
-            events.add(delete(before, beforeId, transaction, rowIndex++));
-            events.add(create(after, requireEventId(after, where), transaction, rowIndex++));
-          } else {
-            table.put(after.key(), after);
-            events.add(
-                new ChangeEvent(
-                    ChangeOp.UPDATE,
-                    requireEventId(after, where),
-                    beforeId,
-                    after,
-                    position(transaction, rowIndex++),
-                    time));
           }
+          table.put(after.key(), after);
         } else if (change instanceof SourceChange.Delete delete) {
           Row before = delete.before();
           requireCurrent(table, before, where);
+          requireEventId(before, where);
           table.remove(before.key());
-          events.add(delete(before, requireEventId(before, where), transaction, rowIndex++));
         }
+        rowIndex = addEnvelopes(change, transaction, rowIndex, events);
       }
       transactionEnds[t] = events.size();
     }
@@ -162,6 +148,57 @@ public final class Oracle {
         new ArrayList<>(table.values()),
         events,
         transactionEnds);
+  }
+
+  /**
+   * The changelog envelopes {@code transactions} produce, in order, as {@link #expect} gives them:
+   * for a part of a workload whose state is not needed, e.g. one phase of a long workload, without
+   * holding the envelopes of every transaction before it. Unlike {@link #expect} it does not check
+   * the changes against the table's state, so it serves parts of workloads that were generated or
+   * checked whole.
+   */
+  public static List<ChangeEvent> envelopes(List<SourceTransaction> transactions) {
+    List<ChangeEvent> events = new ArrayList<>();
+    for (SourceTransaction transaction : transactions) {
+      int rowIndex = 0;
+      for (SourceChange change : transaction.changes()) {
+        rowIndex = addEnvelopes(change, transaction, rowIndex, events);
+      }
+    }
+    return events;
+  }
+
+  /** Adds {@code change}'s envelopes (a key update: a delete and a create); the next row index. */
+  private static int addEnvelopes(
+      SourceChange change, SourceTransaction transaction, int rowIndex, List<ChangeEvent> events) {
+    Supplier<String> where = () -> "transaction " + transaction.ordinal() + ", " + change;
+    if (change instanceof SourceChange.Insert insert) {
+      Row after = insert.after();
+      events.add(create(after, requireEventId(after, where), transaction, rowIndex));
+      return rowIndex + 1;
+    }
+    if (change instanceof SourceChange.Update update) {
+      Row before = update.before();
+      Row after = update.after();
+      long beforeId = requireEventId(before, where);
+      if (update.changesKey()) {
+        events.add(delete(before, beforeId, transaction, rowIndex));
+        events.add(create(after, requireEventId(after, where), transaction, rowIndex + 1));
+        return rowIndex + 2;
+      }
+      events.add(
+          new ChangeEvent(
+              ChangeOp.UPDATE,
+              requireEventId(after, where),
+              beforeId,
+              after,
+              position(transaction, rowIndex),
+              transaction.commitTime()));
+      return rowIndex + 1;
+    }
+    Row before = ((SourceChange.Delete) change).before();
+    events.add(delete(before, requireEventId(before, where), transaction, rowIndex));
+    return rowIndex + 1;
   }
 
   private static ChangeEvent create(

@@ -52,6 +52,23 @@ class OracleReplayProperties {
     assertThat(Oracle.expect(workload).currentRows()).isEqualTo(interpret(workload));
   }
 
+  @Property(tries = 1_000)
+  void thePartOfAWorkloadHasTheEnvelopesItsTransactionsHaveInTheWhole(
+      @ForAll("workloads") Workload workload,
+      @ForAll @IntRange(max = 1_000) int fromPermille,
+      @ForAll @IntRange(max = 1_000) int lengthPermille) {
+    int size = workload.transactions().size();
+    int from = size * fromPermille / 1_000;
+    int to = from + (size - from) * lengthPermille / 1_000;
+    Expectation whole = Oracle.expect(workload);
+    int[] ends = whole.transactionEnds();
+    int first = from == 0 ? 0 : ends[from - 1];
+    int last = to == 0 ? 0 : ends[to - 1];
+
+    assertThat(Oracle.envelopes(workload.transactions().subList(from, to)))
+        .isEqualTo(whole.events().subList(first, last));
+  }
+
   @Property(tries = 5_000)
   void atLeastOnceDeliveryFoldsToTheOracleWithTheImpliedDuplicates(
       @ForAll("workloads") Workload workload, @ForAll("schedules") List<Step> schedule) {
