@@ -69,8 +69,8 @@ class BenchConfigTest {
     Workload workload =
         WorkloadGenerator.generate(
             WorkloadConfig.builder().events(300).maxChangesPerTransaction(1).build());
-    assertThat(Bench.transactionsHolding(workload.transactions(), 100)).isEqualTo(100);
-    assertThat(Bench.transactionsHolding(workload.transactions(), 1_000))
+    assertThat(Transactions.holding(workload.transactions(), 100)).isEqualTo(100);
+    assertThat(Transactions.holding(workload.transactions(), 1_000))
         .isEqualTo(workload.transactions().size());
   }
 }
