@@ -106,7 +106,12 @@ public final class Bench {
    * @throws TimeoutException when the pipeline did not get somewhere within the catch-up timeout
    */
   public BenchReport run() throws Exception {
-    HeapUsage.resetPeaks();
+    try (HeapUsage heap = HeapUsage.watch()) {
+      return run(heap);
+    }
+  }
+
+  private BenchReport run(HeapUsage heap) throws Exception {
     Instant started = clock.instant();
     EnvironmentInfo environment = EnvironmentInfo.capture(source.kind(), false);
     configuration.putAll(config.describe());
@@ -132,8 +137,7 @@ public final class Bench {
         config.seed(),
         modes,
         sustain,
-        HeapUsage.peakBytes(),
-        HeapUsage.maxBytes(),
+        heap.report(),
         configuration,
         stackVersions,
         environment);

@@ -23,8 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param seed the workload seed
  * @param modes per transaction mode ({@code single}, {@code batched}), its figures
  * @param sustain the sustain phase, when one ran
- * @param peakHeapBytes the sum of the heap pools' peak usage during the bench
- * @param maxHeapBytes the most heap the JVM may use
+ * @param heap the JVM's heap during the bench
  * @param configuration the bench's settings and the pipeline's effective configuration
  * @param stackVersions the versions of the source and the pipeline's components
  * @param environment the machine and JVM
@@ -37,8 +36,7 @@ public record BenchReport(
     long seed,
     Map<String, Mode> modes,
     @Nullable Sustain sustain,
-    long peakHeapBytes,
-    long maxHeapBytes,
+    Heap heap,
     Map<String, String> configuration,
     Map<String, String> stackVersions,
     EnvironmentInfo environment) {
@@ -50,7 +48,35 @@ public record BenchReport(
     modes = Collections.unmodifiableMap(new LinkedHashMap<>(modes));
     configuration = Collections.unmodifiableMap(new TreeMap<>(configuration));
     stackVersions = Collections.unmodifiableMap(new TreeMap<>(stackVersions));
+    Objects.requireNonNull(heap, "heap");
     Objects.requireNonNull(environment, "environment");
+  }
+
+  /**
+   * The JVM's heap during the bench, from the collector's notifications.
+   *
+   * @param peakAfterCollectionBytes the most heap in use right after a collection: what the bench
+   *     and its pipeline held (with garbage a young collection leaves in the old generation)
+   * @param poolPeaksBytes the sum of the heap pools' peaks, an upper bound that counts garbage
+   * @param maxBytes the most heap the JVM may use
+   * @param collections collections during the bench
+   * @param fullCollections of them, full (major) collections
+   * @param pauseMs the collections' time in total
+   * @param elapsedMs the time measured over
+   */
+  public record Heap(
+      long peakAfterCollectionBytes,
+      long poolPeaksBytes,
+      long maxBytes,
+      long collections,
+      long fullCollections,
+      long pauseMs,
+      long elapsedMs) {
+
+    /** The collections' share of the time measured, 0 to 1. */
+    public double pauseShare() {
+      return elapsedMs <= 0 ? 0 : Math.min(1, (double) pauseMs / elapsedMs);
+    }
   }
 
   /** The report as a pretty-printed JSON document with snake_case names. */

@@ -99,7 +99,19 @@ public final class BenchTargets {
                 "raw read of " + r.rawParquetRecords() + " records " + r.rawParquetMs() + " ms"));
       }
     }
-    targets.add(atMost("all", "peak heap, bytes", report.peakHeapBytes(), HEAP_BYTES));
+    BenchReport.Heap heap = report.heap();
+    targets.add(
+        atMost(
+            "all",
+            "peak heap after a collection, bytes",
+            heap.peakAfterCollectionBytes(),
+            HEAP_BYTES,
+            String.format(
+                Locale.ROOT,
+                "max heap %d MiB, %d full GCs, pauses %.1f %% of the run",
+                heap.maxBytes() >> 20,
+                heap.fullCollections(),
+                heap.pauseShare() * 100)));
     return targets;
   }
 
@@ -130,7 +142,12 @@ public final class BenchTargets {
   }
 
   private static Target atMost(String mode, String figure, double measured, double goal) {
-    return new Target(mode, figure, measured, "<= " + number(goal), "", measured <= goal);
+    return atMost(mode, figure, measured, goal, "");
+  }
+
+  private static Target atMost(
+      String mode, String figure, double measured, double goal, String limit) {
+    return new Target(mode, figure, measured, "<= " + number(goal), limit, measured <= goal);
   }
 
   private static String rate(double value) {

@@ -99,9 +99,13 @@ class BenchCommandIT {
     assertThat(sustain.get("final_lag_events").asLong()).isZero();
     assertThat(sustain.get("lag_samples")).isNotEmpty();
 
-    assertThat(json.get("peak_heap_bytes").asLong()).isPositive();
-    assertThat(json.get("max_heap_bytes").asLong())
-        .isGreaterThanOrEqualTo(json.get("peak_heap_bytes").asLong() / 4);
+    JsonNode heap = json.get("heap");
+    assertThat(heap.get("collections").asLong()).isPositive();
+    assertThat(heap.get("peak_after_collection_bytes").asLong())
+        .isPositive()
+        .isLessThanOrEqualTo(heap.get("max_bytes").asLong())
+        .isLessThanOrEqualTo(heap.get("pool_peaks_bytes").asLong());
+    assertThat(heap.get("pause_ms").asLong()).isLessThanOrEqualTo(heap.get("elapsed_ms").asLong());
     assertThat(json.get("configuration").get("bench.seed").asText()).isEqualTo("7");
     assertThat(json.get("configuration").has("pipeline.checkpoint.interval-ms")).isTrue();
     assertThat(json.get("stack_versions").has("source")).isTrue();
