@@ -99,19 +99,23 @@ public final class BenchTargets {
                 "raw read of " + r.rawParquetRecords() + " records " + r.rawParquetMs() + " ms"));
       }
     }
+    // Under a 2 GiB -Xmx the figure cannot exceed the goal: a full collection is the sign that the
+    // heap did not hold what the bench needed, so the goal is met only without one.
     BenchReport.Heap heap = report.heap();
+    double peak = heap.peakAfterCollectionBytes();
     targets.add(
-        atMost(
+        new Target(
             "all",
             "peak heap after a collection, bytes",
-            heap.peakAfterCollectionBytes(),
-            HEAP_BYTES,
+            peak,
+            "<= " + number(HEAP_BYTES) + ", no full GC",
             String.format(
                 Locale.ROOT,
                 "max heap %d MiB, %d full GCs, pauses %.1f %% of the run",
                 heap.maxBytes() >> 20,
                 heap.fullCollections(),
-                heap.pauseShare() * 100)));
+                heap.pauseShare() * 100),
+            peak <= HEAP_BYTES && heap.fullCollections() == 0));
     return targets;
   }
 
@@ -142,12 +146,7 @@ public final class BenchTargets {
   }
 
   private static Target atMost(String mode, String figure, double measured, double goal) {
-    return atMost(mode, figure, measured, goal, "");
-  }
-
-  private static Target atMost(
-      String mode, String figure, double measured, double goal, String limit) {
-    return new Target(mode, figure, measured, "<= " + number(goal), limit, measured <= goal);
+    return new Target(mode, figure, measured, "<= " + number(goal), "", measured <= goal);
   }
 
   private static String rate(double value) {

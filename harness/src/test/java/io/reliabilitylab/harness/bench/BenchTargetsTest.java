@@ -70,6 +70,32 @@ class BenchTargetsTest {
   }
 
   @Test
+  void aHeapThatNeededAFullCollectionMissesTheHeapGoalThoughItFitTheMaximum() {
+    BenchReport report = BenchJsonTest.report(null);
+    BenchReport full =
+        new BenchReport(
+            report.pipeline(),
+            report.startedAt(),
+            report.finishedAt(),
+            report.seed(),
+            report.modes(),
+            report.sustain(),
+            new BenchReport.Heap(2_140_000_000L, 3_500_000_000L, 2L << 30, 300, 2, 20_000, 800_000),
+            report.configuration(),
+            report.stackVersions(),
+            report.environment());
+
+    assertThat(BenchTargets.of(full))
+        .filteredOn(target -> target.figure().equals("peak heap after a collection, bytes"))
+        .singleElement()
+        .satisfies(
+            heap -> {
+              assertThat(heap.met()).isFalse();
+              assertThat(heap.limit()).contains("2 full GCs").contains("pauses 2.5 %");
+            });
+  }
+
+  @Test
   void theJsonCarriesTheTargets() throws Exception {
     JsonNode json = BenchJson.mapper().readTree(BenchJsonTest.report(null).toJson());
 
