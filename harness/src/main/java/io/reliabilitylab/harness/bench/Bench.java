@@ -187,13 +187,19 @@ public final class Bench {
       List<SourceTransaction> throughputPart = Objects.requireNonNull(this.throughputPart);
       table.reset();
       writer(0).insertInitialRows(Objects.requireNonNull(initial));
+      long lagBefore = SourceLimit.purgeLag(source);
       WriteReport alone = writer(0).write(throughputPart);
       double sourceRate = Stats.perSecond(alone.changes(), alone.elapsed());
+      long lagAfter = SourceLimit.purgeLag(source);
+      long purgeLag = lagBefore < 0 || lagAfter < 0 ? -1 : Math.max(0, lagAfter - lagBefore);
       watch.say(
-          label + "source alone: %d events in %d ms = %.0f events/s",
+          label + "source alone: %d events in %d ms = %.0f events/s; %s",
           alone.changes(),
           alone.elapsed().toMillis(),
-          sourceRate);
+          sourceRate,
+          purgeLag < 0
+              ? "the server does not tell its purge lag"
+              : "InnoDB's history list grew by " + purgeLag + " unpurged transactions meanwhile");
       double rawRate = SourceLimit.insertRate(source, table.name(), throughputPart, perCommit);
       watch.say(
           label
@@ -328,6 +334,7 @@ public final class Bench {
             sourceRate,
             Stats.round(rawRate),
             Stats.ratio(sourceRate, rawRate),
+            purgeLag,
             Stats.round(captured.changesPerSecond()),
             throughput,
             Stats.ratio(throughput, sourceRate),

@@ -93,6 +93,10 @@ public record BenchReport(
    * @param sourceRawInsertRateEps the source's raw limit in the same run: as many rows of the same
    *     shape as plain multi-row inserts with the same commits
    * @param writerRatioToRaw the writer's rate over that limit
+   * @param sourcePurgeLagGrowth how much InnoDB's history list (committed transactions whose undo
+   *     purge has not removed yet) grew while the writer alone wrote, -1 where the server does not
+   *     tell; near the writer's commit count, purge did not keep up at all, the hot keys' version
+   *     chains grow and the writer slows down as it goes (MariaDB before 10.11.6: MDEV-32050)
    * @param writeRateWithCaptureEps the source's write rate for them while the pipeline captured
    * @param pipelineThroughputEps events over first write to the last event visible in both tables
    * @param ratioToSource the throughput over the source's own write rate
@@ -117,6 +121,7 @@ public record BenchReport(
       double sourceWriteRateEps,
       double sourceRawInsertRateEps,
       double writerRatioToRaw,
+      long sourcePurgeLagGrowth,
       double writeRateWithCaptureEps,
       double pipelineThroughputEps,
       double ratioToSource,

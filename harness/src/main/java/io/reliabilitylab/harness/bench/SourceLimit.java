@@ -7,6 +7,10 @@ import io.reliabilitylab.source.mysql.WriteReport;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +23,23 @@ import java.util.List;
 final class SourceLimit {
 
   private SourceLimit() {}
+
+  /**
+   * InnoDB's history list length (committed transactions not purged yet), from the metric MySQL and
+   * MariaDB both keep; -1 where the server does not tell.
+   */
+  static long purgeLag(SourceDatabase source) {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT count FROM information_schema.INNODB_METRICS"
+                    + " WHERE name = 'trx_rseg_history_len'")) {
+      return result.next() ? result.getLong(1) : -1;
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
 
   /** Rows per second for {@code transactions}' changes as inserts of fresh keys. */
   static double insertRate(

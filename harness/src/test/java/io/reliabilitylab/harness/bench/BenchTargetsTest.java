@@ -51,6 +51,7 @@ class BenchTargetsTest {
             mode.sourceWriteRateEps(),
             mode.sourceRawInsertRateEps(),
             mode.writerRatioToRaw(),
+            mode.sourcePurgeLagGrowth(),
             mode.writeRateWithCaptureEps(),
             mode.pipelineThroughputEps(),
             mode.ratioToSource(),

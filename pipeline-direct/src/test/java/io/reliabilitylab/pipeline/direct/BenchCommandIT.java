@@ -75,6 +75,8 @@ class BenchCommandIT {
               "latency_achieved_rate_eps")) {
         assertThat(figures.get(rate).asDouble()).as(mode + " " + rate).isPositive();
       }
+      // the embedded MariaDB tells its purge lag
+      assertThat(figures.get("source_purge_lag_growth").asLong()).as(mode).isNotNegative();
       assertThat(figures.get("initial_snapshot_rows").asLong()).isEqualTo(500);
       assertThat(figures.get("initial_snapshot_from_start_ms").asLong())
           .isGreaterThanOrEqualTo(figures.get("initial_snapshot_ms").asLong());
