@@ -17,7 +17,6 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
-import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
@@ -38,7 +37,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -298,7 +296,12 @@ public final class Bench {
             reconciliation.rawParquetMs());
 
         // 5. The pipeline's own ceiling: a backlog written while the job was stopped.
-        BenchReport.Backlog backlog = backlog(pipeline, job, tables, walk);
+        List<SourceTransaction> backlogPart = Objects.requireNonNull(this.backlogPart);
+        this.backlogPart = null;
+        BenchReport.Backlog backlog =
+            new BacklogPhase(writer(0), config.catchUpTimeout(), watch, label)
+                .run(pipeline, job, tables, walk, backlogPart);
+        backlogPart = null;
 
         // 6. Latency at half the throughput.
         double offered = Math.max(1, throughput / 2);
@@ -377,61 +380,6 @@ public final class Bench {
         }
         watch.awaitNextPoll(
             deadline, "the changelog held " + read.get() + " of " + rows + " initial rows");
-      }
-    }
-
-    /**
-     * Stops the job with a savepoint, writes the backlog while nothing reads it, restores the job
-     * and waits until both tables hold the backlog: the pipeline's rate without the writer in the
-     * way (the broker pipeline's engine keeps publishing meanwhile; its topic holds the backlog).
-     */
-    private BenchReport.Backlog backlog(
-        PipelineUnderTest pipeline, JobControl job, TableAccess tables, ChangelogWalk walk)
-        throws Exception {
-      String label = "[" + mode.label() + "] ";
-      Optional<SavepointControl> savepoints = pipeline.capability(SavepointControl.class);
-      List<SourceTransaction> backlogPart = Objects.requireNonNull(this.backlogPart);
-      this.backlogPart = null;
-      if (savepoints.isEmpty() || backlogPart.isEmpty()) {
-        String reason =
-            savepoints.isEmpty()
-                ? "the pipeline cannot stop its job with a savepoint"
-                : "no changes left for it";
-        watch.say(label + "backlog: skipped, " + reason);
-        return BenchReport.Backlog.skipped(reason);
-      }
-      String savepoint = savepoints.get().stopWithSavepoint(config.catchUpTimeout());
-      WriteReport written = writer(0).write(backlogPart);
-      Instant restoreAt = clock.instant();
-      savepoints.get().restore(savepoint, parallelism(pipeline));
-      job.awaitRunning(config.catchUpTimeout());
-      Instant runningAt = clock.instant();
-      SinkWatch.Visible visible =
-          watch.awaitVisible(tables, walk, Oracle.envelopes(backlogPart), (snapshot, event) -> {});
-      Duration took = Duration.between(restoreAt, visible.at());
-      double rate = Stats.perSecond(written.changes(), took);
-      watch.say(
-          label
-              + "backlog: %d events written with the job stopped, visible in both tables %d ms"
-              + " after the restore call (running after %d ms) = %.0f events/s",
-          written.changes(),
-          took.toMillis(),
-          Duration.between(restoreAt, runningAt).toMillis(),
-          rate);
-      return new BenchReport.Backlog(
-          written.changes(),
-          Duration.between(restoreAt, runningAt).toMillis(),
-          took.toMillis(),
-          Stats.round(rate),
-          null);
-    }
-
-    private static int parallelism(PipelineUnderTest pipeline) {
-      String value = pipeline.effectiveConfiguration().get("parallelism.default");
-      try {
-        return value == null ? 1 : Integer.parseInt(value.trim());
-      } catch (NumberFormatException e) {
-        return 1;
       }
     }
 
