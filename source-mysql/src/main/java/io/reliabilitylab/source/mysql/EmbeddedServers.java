@@ -148,9 +148,20 @@ final class EmbeddedServers {
   }
 
   private static boolean isInUse(Path directory) {
-    String prefix = directory.toString() + "/";
-    return ProcessHandle.allProcesses()
-        .anyMatch(p -> p.info().command().map(c -> c.startsWith(prefix)).orElse(false));
+    return ProcessHandle.allProcesses().anyMatch(p -> runsFrom(p, directory));
+  }
+
+  /**
+   * Whether a process runs from a server directory: bundled binaries are unpacked into it, an
+   * installed {@code mariadbd} names it in {@code --datadir}.
+   */
+  static boolean runsFrom(ProcessHandle process, Path directory) {
+    String prefix = directory.toAbsolutePath() + "/";
+    ProcessHandle.Info info = process.info();
+    return info.command().map(c -> c.startsWith(prefix)).orElse(false)
+        || info.arguments().stream()
+            .flatMap(java.util.Arrays::stream)
+            .anyMatch(argument -> argument.contains(prefix));
   }
 
   private static void cleanUp(Path file, List<Long> stopped, Set<Path> tracked) {

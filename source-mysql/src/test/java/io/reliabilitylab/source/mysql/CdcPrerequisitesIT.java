@@ -26,7 +26,7 @@ class CdcPrerequisitesIT {
     CdcReadiness readiness = CdcPrerequisites.verify(source);
 
     assertThat(readiness.ready()).isTrue();
-    assertThat(readiness.serverVersion()).startsWith("10.11.5-MariaDB");
+    assertThat(readiness.serverVersion()).startsWith(source.binaries().version());
     assertThat(readiness.cdcAccount()).startsWith("lab_cdc@");
     assertThat(readiness.logBin()).isEqualTo("ON");
     assertThat(readiness.binlogFormat()).isEqualTo("ROW");
@@ -143,7 +143,7 @@ class CdcPrerequisitesIT {
     assertThat(external.host()).isEqualTo("127.0.0.1");
     assertThat(external.port()).isEqualTo(source.port());
     assertThat(external.database()).isEqualTo("lab");
-    assertThat(external.serverVersion()).startsWith("10.11.5-MariaDB");
+    assertThat(external.serverVersion()).startsWith(source.binaries().version());
     // The admin account serves the capture too when no CDC account is given.
     assertThat(CdcPrerequisites.verify(external).cdcAccount()).startsWith("lab_admin@");
     external.close();

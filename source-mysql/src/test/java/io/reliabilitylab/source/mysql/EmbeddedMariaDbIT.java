@@ -28,7 +28,7 @@ class EmbeddedMariaDbIT {
     Path marker = EmbeddedServers.labDirectory().resolve(pid + ".json");
     try {
       assertThat(source.kind()).isEqualTo("embedded-mariadb");
-      assertThat(source.serverVersion()).startsWith("10.11.5-MariaDB");
+      assertThat(source.serverVersion()).startsWith(source.binaries().version());
       assertThat(source.jdbcUrl())
           .isEqualTo("jdbc:mysql://127.0.0.1:" + source.port() + "/lab_start")
           .doesNotContain(source.cdcCredentials().revealPassword());
@@ -63,6 +63,30 @@ class EmbeddedMariaDbIT {
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("was stopped");
     source.close();
+  }
+
+  @Test
+  void runsTheInstalledMariaDbWhereThereIsOneAndTheBundledBuildOnRequest() throws Exception {
+    Optional<MariaDbBinaries> installed = MariaDbBinaries.installedUnder(Path.of("/usr"));
+    if (System.getenv("CI") != null) {
+      // .ci/run installs Debian's mariadb-server so that the suites run a server that purges.
+      assertThat(installed).as("mariadb-server is installed on CI").isPresent();
+    }
+    EmbeddedMariaDb shared = EmbeddedMariaDb.shared();
+    if (installed.isPresent() && System.getenv(MariaDbBinaries.ENVIRONMENT_VARIABLE) == null) {
+      assertThat(shared.binaries().isBundled()).isFalse();
+      assertThat(shared.binaries().version()).isEqualTo(installed.get().version());
+      assertThat(ProcessHandle.of(shared.serverPid()).flatMap(p -> p.info().command()))
+          .contains(installed.get().location());
+    }
+
+    try (EmbeddedMariaDb bundled =
+        EmbeddedMariaDb.builder().binaries(MariaDbBinaries.bundled()).start()) {
+      assertThat(bundled.serverVersion()).startsWith(MariaDbBinaries.BUNDLED_VERSION + "-MariaDB");
+      assertThat(ProcessHandle.of(bundled.serverPid()).flatMap(p -> p.info().command()))
+          .hasValueSatisfying(command -> assertThat(command).startsWith(bundled.directory() + "/"));
+      assertThat(globalVariables(bundled)).containsEntry("log_bin", "ON");
+    }
   }
 
   @Test
