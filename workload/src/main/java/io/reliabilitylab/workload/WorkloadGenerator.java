@@ -34,6 +34,25 @@ public final class WorkloadGenerator {
   /** The workload the config describes. */
   public static Workload generate(WorkloadConfig config) {
     Objects.requireNonNull(config, "config");
+    return generate(config, 0);
+  }
+
+  /**
+   * The transactions of the workload the config describes from index {@code first} on, exactly
+   * {@code generate(config).transactions().subList(first, …)}, generated without holding the
+   * earlier ones or the initial rows: the later part of a long workload, for a caller that wrote
+   * the earlier part long ago and is short of memory.
+   */
+  public static List<SourceTransaction> transactionsFrom(WorkloadConfig config, int first) {
+    Objects.requireNonNull(config, "config");
+    if (first < 0) {
+      throw new IllegalArgumentException(
+          "The first transaction's index must be >= 0, not " + first);
+    }
+    return generate(config, first).transactions();
+  }
+
+  private static Workload generate(WorkloadConfig config, int firstKept) {
     SplittableRandom random = new SplittableRandom(config.seed());
     OrdersModel.Choices choices =
         new OrdersModel.Choices() {
@@ -51,7 +70,7 @@ public final class WorkloadGenerator {
     for (int i = 0; i < config.initialRows(); i++) {
       model.insertAnywhere(choices, random.nextInt(VALUE_BOUND), config.startTime());
     }
-    List<Row> initialRows = model.liveRowsSorted();
+    List<Row> initialRows = firstKept == 0 ? model.liveRowsSorted() : List.of();
 
     int[] weights = {
       config.insertWeight(),
@@ -67,6 +86,7 @@ public final class WorkloadGenerator {
     Operation[] operations = Operation.values();
 
     List<SourceTransaction> transactions = new ArrayList<>();
+    int index = 0;
     long millis = config.startTime().toEpochMilli();
     int burstLeft = 0;
     int changes = 0;
@@ -102,7 +122,10 @@ public final class WorkloadGenerator {
         transaction.add(change);
         previousKey = touchedKey(change);
       }
-      transactions.add(new SourceTransaction(transactions.size(), time, transaction));
+      if (index >= firstKept) {
+        transactions.add(new SourceTransaction(index, time, transaction));
+      }
+      index++;
       changes += size;
     }
     return new Workload(config, initialRows, transactions);

@@ -147,11 +147,12 @@ public final class Bench {
     private final OrdersTable table;
     private final Path directory;
     private final WorkloadConfig workloadConfig;
-    // Each part is let go once written for the last time: at a million changes the generated
-    // workload is most of the bench's heap, beside a pipeline in the same JVM.
+    // Each part is let go once written for the last time, and the backlog part is generated again
+    // only when it is written: at a million changes the generated workload is most of the bench's
+    // heap, beside a pipeline in the same JVM that takes its initial snapshot meanwhile.
     private @Nullable Workload initial;
     private @Nullable List<SourceTransaction> throughputPart;
-    private @Nullable List<SourceTransaction> backlogPart;
+    private final int backlogFirst;
     private final long lastWorkloadEventId;
     private BenchReport.@Nullable Sustain sustain;
 
@@ -173,7 +174,7 @@ public final class Bench {
       int split = Transactions.holding(all, events);
       this.initial = new Workload(workloadConfig, workload.initialRows(), List.of());
       this.throughputPart = new ArrayList<>(all.subList(0, split));
-      this.backlogPart = new ArrayList<>(all.subList(split, all.size()));
+      this.backlogFirst = split;
       this.lastWorkloadEventId = workload.lastEventId().orElse(0);
     }
 
@@ -296,8 +297,8 @@ public final class Bench {
             reconciliation.rawParquetMs());
 
         // 5. The pipeline's own ceiling: a backlog written while the job was stopped.
-        List<SourceTransaction> backlogPart = Objects.requireNonNull(this.backlogPart);
-        this.backlogPart = null;
+        List<SourceTransaction> backlogPart =
+            WorkloadGenerator.transactionsFrom(workloadConfig, backlogFirst);
         BenchReport.Backlog backlog =
             new BacklogPhase(writer(0), config.catchUpTimeout(), watch, label)
                 .run(pipeline, job, tables, walk, backlogPart);
