@@ -52,6 +52,9 @@ public record DirectJobConfig(
    */
   static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 10_000;
 
+  /** How long the source's change queue waits for records when empty (Debezium's 500 ms). */
+  static final long SOURCE_POLL_INTERVAL_MS = 50;
+
   public DirectJobConfig {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(serverIdRange, "serverIdRange");
@@ -88,6 +91,7 @@ public record DirectJobConfig(
     map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
     map.put("source.startup", "initial");
     map.put("source.binlog.keep-alive-interval-ms", Long.toString(BINLOG_KEEP_ALIVE_INTERVAL_MS));
+    map.put("source.poll-interval-ms", Long.toString(SOURCE_POLL_INTERVAL_MS));
     map.put("source.server-id", serverIdRange);
     map.put("source.server-time-zone", serverTimeZone);
     map.put("source.snapshot.split-size", Integer.toString(splitSize));

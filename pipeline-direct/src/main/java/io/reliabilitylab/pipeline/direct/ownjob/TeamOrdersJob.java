@@ -28,7 +28,10 @@ final class TeamOrdersJob implements OrdersJob {
    */
   private static final List<String> LAB_READER_SETTINGS =
       List.of(
-          "source.startup", "source.binlog.keep-alive-interval-ms", "source.snapshot.split-size");
+          "source.startup",
+          "source.binlog.keep-alive-interval-ms",
+          "source.poll-interval-ms",
+          "source.snapshot.split-size");
 
   private final String pipelineName;
   private final DirectJob lab;
