@@ -5,7 +5,6 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
@@ -161,7 +160,7 @@ public final class ChangeEnvelopeDeserializer
     Instant instant;
     if (value instanceof String text) {
       try {
-        instant = OffsetDateTime.parse(text).toInstant();
+        return IsoTimestamps.epochMicros(text);
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException(
             "Column " + name + " holds '" + text + "', not an ISO timestamp with offset", e);
