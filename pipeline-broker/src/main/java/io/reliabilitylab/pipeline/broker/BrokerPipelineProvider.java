@@ -17,6 +17,7 @@ import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
+import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
@@ -206,6 +207,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (!topics.exists(deadLetterTopic)) {
         topics.createTopic(deadLetterTopic, 1);
       }
+      OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
       String group = "reliability-lab-" + work.getFileName();
       publisher =
           DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
@@ -227,7 +229,12 @@ public final class BrokerPipelineProvider implements PipelineProvider {
                   .orElse(ReplayDeduplicator.DEFAULT_TTL),
               Boolean.parseBoolean(config.option(COMMIT_OFFSETS, "true")),
               new Properties(),
-              JobOptions.settings(config, BrokerJobConfig.JOB_NAME));
+              settings);
+      // a partition for every source reader, so that a heartbeat reaches each reader's fetcher
+      if (!topics.exists(jobConfig.heartbeatTopic())) {
+        topics.createTopic(
+            jobConfig.heartbeatTopic(), Math.max(partitions, settings.parallelism()));
+      }
       cluster = FlinkClusters.start(config);
       BrokerJob job = BrokerJob.create(jobConfig);
       JobID jobId = cluster.submit(job);

@@ -72,10 +72,11 @@ public final class BrokerJob implements OrdersJob {
     KafkaSource<DecodedRecord> kafka =
         KafkaSource.<DecodedRecord>builder()
             .setBootstrapServers(config.bootstrapServers())
-            .setTopics(config.topic())
+            // the heartbeat topic ends an idle poll, so that offsets are committed at once
+            .setTopics(config.topic(), config.heartbeatTopic())
             .setGroupId(config.groupId())
             .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-            .setDeserializer(new ChangeRecordDeserializer())
+            .setDeserializer(ChangeRecordDeserializer.skipping(config.heartbeatTopic()))
             .setProperty("commit.offsets.on.checkpoint", Boolean.toString(config.commitOffsets()))
             // a broker that restarts is found again within a second, not after minutes
             .setProperty("reconnect.backoff.max.ms", "1000")

@@ -40,6 +40,9 @@ public record BrokerJobConfig(
   /** The Kafka source's uid: stable, so that its offsets map back on restore. */
   public static final String SOURCE_UID = "kafka-source";
 
+  /** The suffix of the heartbeat topic's name, after the change topic's. */
+  public static final String HEARTBEAT_SUFFIX = ".heartbeat";
+
   /** The job name unless the settings name another. */
   public static final String JOB_NAME = "reliability-lab broker pipeline";
 
@@ -55,13 +58,24 @@ public record BrokerJobConfig(
       throw new IllegalArgumentException(
           "bootstrapServers is blank; give host:port of at least one Kafka broker");
     }
-    if (topic.equals(deadLetterTopic)) {
+    if (topic.equals(deadLetterTopic) || deadLetterTopic.equals(topic + HEARTBEAT_SUFFIX)) {
       throw new IllegalArgumentException(
-          "The dead-letter topic must differ from the change topic '" + topic + "'");
+          "The dead-letter topic must differ from the change topic '"
+              + topic
+              + "' and its heartbeat topic");
     }
     if (dedupTtl.isNegative() || dedupTtl.isZero()) {
       throw new IllegalArgumentException("dedupTtl must be positive, got " + dedupTtl);
     }
+  }
+
+  /**
+   * The side topic the job reads besides the change topic and skips, {@code <topic>.heartbeat}: a
+   * record there ends the Kafka source's idle poll, so that it commits a completed checkpoint's
+   * offsets at once (see {@code Heartbeats}).
+   */
+  public String heartbeatTopic() {
+    return topic + HEARTBEAT_SUFFIX;
   }
 
   /** This config with other shared settings. */
@@ -85,6 +99,7 @@ public record BrokerJobConfig(
     map.put("kafka.bootstrap-servers", bootstrapServers);
     map.put("kafka.topic", topic);
     map.put("kafka.dlq-topic", deadLetterTopic);
+    map.put("kafka.heartbeat-topic", heartbeatTopic() + " (read and skipped)");
     map.put("kafka.group-id", groupId);
     map.put(
         "kafka.source",

@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns the change topic's Kafka records into {@link DecodedRecord}s for a {@code KafkaSource}, and
  * never fails on bad input, so that a poison record cannot fail the job: a valid record becomes a
- * change; a tombstone is skipped and counted ({@value #TOMBSTONES_SKIPPED}); any other record is
- * quarantined as a {@link DeadLetter} built from the record's topic, partition, offset, timestamp,
- * key and value and the decoder's error. Logs show a payload's SHA-256 and length only.
+ * change; a tombstone is skipped and counted ({@value #TOMBSTONES_SKIPPED}), and so is a record of
+ * the heartbeat topic a deserializer may be told to skip ({@value #HEARTBEATS_SKIPPED}); any other
+ * record is quarantined as a {@link DeadLetter} built from the record's topic, partition, offset,
+ * timestamp, key and value and the decoder's error. Logs show a payload's SHA-256 and length only.
  *
  * <pre>{@code
  * KafkaSource<DecodedRecord> source = KafkaSource.<DecodedRecord>builder()
@@ -45,6 +46,9 @@ public final class ChangeRecordDeserializer
   /** The counter of tombstones skipped, in the source's metric group. */
   public static final String TOMBSTONES_SKIPPED = "tombstonesSkipped";
 
+  /** The counter of heartbeat records skipped, in the source's metric group. */
+  public static final String HEARTBEATS_SKIPPED = "heartbeatsSkipped";
+
   /** The error type of a failure the codec did not foresee (a bug, but not the job's end). */
   public static final String UNEXPECTED_ERROR = "unexpected-error";
 
@@ -52,7 +56,9 @@ public final class ChangeRecordDeserializer
   private static final Logger LOG = LoggerFactory.getLogger(ChangeRecordDeserializer.class);
 
   private final SerializableSupplier<Instant> clock;
+  private final @Nullable String heartbeatTopic;
   private transient @Nullable Counter tombstonesSkipped;
+  private transient @Nullable Counter heartbeatsSkipped;
 
   /** A deserializer that stamps dead letters with the current time. */
   public ChangeRecordDeserializer() {
@@ -61,16 +67,36 @@ public final class ChangeRecordDeserializer
 
   /** A deserializer that stamps dead letters with the given clock's time. */
   public ChangeRecordDeserializer(SerializableSupplier<Instant> clock) {
+    this(clock, null);
+  }
+
+  private ChangeRecordDeserializer(
+      SerializableSupplier<Instant> clock, @Nullable String heartbeatTopic) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.heartbeatTopic = heartbeatTopic;
+  }
+
+  /**
+   * A deserializer that skips every record of {@code heartbeatTopic}, a side topic the source reads
+   * only so that its idle poll ends, and stamps dead letters with the current time.
+   */
+  public static ChangeRecordDeserializer skipping(String heartbeatTopic) {
+    return new ChangeRecordDeserializer(
+        Instant::now, Objects.requireNonNull(heartbeatTopic, "heartbeatTopic"));
   }
 
   @Override
   public void open(DeserializationSchema.InitializationContext context) {
     tombstonesSkipped = context.getMetricGroup().counter(TOMBSTONES_SKIPPED);
+    heartbeatsSkipped = context.getMetricGroup().counter(HEARTBEATS_SKIPPED);
   }
 
   @Override
   public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<DecodedRecord> out) {
+    if (record.topic().equals(heartbeatTopic)) {
+      heartbeats().inc();
+      return;
+    }
     byte[] key = record.key();
     byte[] value = record.value();
     String errorType;
@@ -124,6 +150,15 @@ public final class ChangeRecordDeserializer
     if (counter == null) {
       counter = new SimpleCounter(); // used without open(), e.g. by a test
       tombstonesSkipped = counter;
+    }
+    return counter;
+  }
+
+  private Counter heartbeats() {
+    Counter counter = heartbeatsSkipped;
+    if (counter == null) {
+      counter = new SimpleCounter();
+      heartbeatsSkipped = counter;
     }
     return counter;
   }

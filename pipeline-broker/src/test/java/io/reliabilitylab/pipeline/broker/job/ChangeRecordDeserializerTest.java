@@ -48,18 +48,21 @@ class ChangeRecordDeserializerTest {
 
   @BeforeEach
   void open() {
-    deserializer.open(
-        new DeserializationSchema.InitializationContext() {
-          @Override
-          public MetricGroup getMetricGroup() {
-            return metrics;
-          }
+    deserializer.open(deserializerContext());
+  }
 
-          @Override
-          public UserCodeClassLoader getUserCodeClassLoader() {
-            return SimpleUserCodeClassLoader.create(getClass().getClassLoader());
-          }
-        });
+  private DeserializationSchema.InitializationContext deserializerContext() {
+    return new DeserializationSchema.InitializationContext() {
+      @Override
+      public MetricGroup getMetricGroup() {
+        return metrics;
+      }
+
+      @Override
+      public UserCodeClassLoader getUserCodeClassLoader() {
+        return SimpleUserCodeClassLoader.create(getClass().getClassLoader());
+      }
+    };
   }
 
   @Test
@@ -76,6 +79,50 @@ class ChangeRecordDeserializerTest {
 
     assertThat(out).isEmpty();
     assertThat(metrics.count(ChangeRecordDeserializer.TOMBSTONES_SKIPPED)).isEqualTo(2);
+  }
+
+  @Test
+  void aHeartbeatIsSkippedAndCountedWhateverItHolds() {
+    ChangeRecordDeserializer skipping = ChangeRecordDeserializer.skipping("lab.lab.orders.hb");
+    skipping.open(deserializerContext());
+    ConsumerRecord<byte[], byte[]> change = record(WIRE.key(), WIRE.value());
+    byte[] notAChange = "{\"heartbeat\":1}".getBytes(UTF_8);
+
+    skipping.deserialize(onTopic("lab.lab.orders.hb", WIRE.key(), WIRE.value()), collector());
+    skipping.deserialize(onTopic("lab.lab.orders.hb", null, notAChange), collector());
+    skipping.deserialize(change, collector());
+
+    // a heartbeat is neither a change nor a dead letter, even when its bytes look like either
+    assertThat(out).containsExactly(DecodedRecord.change(DecodedRecordTest.CHANGE, 2, 41L));
+    assertThat(metrics.count(ChangeRecordDeserializer.HEARTBEATS_SKIPPED)).isEqualTo(2);
+  }
+
+  @Test
+  void withoutAHeartbeatTopicEveryTopicIsDecoded() {
+    deserializer.deserialize(
+        onTopic("lab.lab.orders.heartbeat", null, "{}".getBytes(UTF_8)), collector());
+
+    assertThat(out).singleElement().satisfies(r -> assertThat(r.isQuarantined()).isTrue());
+    assertThat(metrics.count(ChangeRecordDeserializer.HEARTBEATS_SKIPPED)).isZero();
+  }
+
+  private ListCollector<DecodedRecord> collector() {
+    return new ListCollector<>(out);
+  }
+
+  private static ConsumerRecord<byte[], byte[]> onTopic(String topic, byte[] key, byte[] value) {
+    return new ConsumerRecord<>(
+        topic,
+        0,
+        7L,
+        1787231907421L,
+        TimestampType.CREATE_TIME,
+        key == null ? -1 : key.length,
+        value == null ? -1 : value.length,
+        key,
+        value,
+        new RecordHeaders(),
+        Optional.empty());
   }
 
   @Test
