@@ -88,7 +88,7 @@ class CatchUpTest {
     ScriptedTables tables = orderThreeNeverArrives(clock);
 
     CatchUp.Point point =
-        CatchUp.awaitEveryKey(
+        CatchUp.awaitExpectingLoss(
             tables, HISTORY, Duration.ofSeconds(20), Duration.ofSeconds(5), clock);
 
     assertThat(Duration.between(SteppingClock.START, point.reachedAt()))
@@ -97,14 +97,31 @@ class CatchUpTest {
   }
 
   @Test
+  void aScenarioExpectedToLoseTheLastEventsIsJudgedAfterTheQuietNotTheDeadline() throws Exception {
+    SteppingClock clock = new SteppingClock();
+    ScriptedTables tables =
+        new ScriptedTables(List.of(withoutTheLastWrite()), 0).onListing(clock::step);
+
+    CatchUp.Point point =
+        CatchUp.awaitExpectingLoss(
+            tables, HISTORY, Duration.ofSeconds(20), Duration.ofSeconds(5), clock);
+
+    assertThat(Duration.between(SteppingClock.START, point.reachedAt()))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(5))
+        .isLessThan(Duration.ofSeconds(8));
+  }
+
+  private static List<ChangeEvent> withoutTheLastWrite() {
+    return HISTORY.stream()
+        .filter(event -> !(event.op() == ChangeOp.UPDATE && event.eventId() == 12))
+        .toList();
+  }
+
+  @Test
   void aSinkThatDoesNotShowTheEndTimesOut() {
     SteppingClock clock = new SteppingClock();
-    List<ChangeEvent> withoutTheLastWrite =
-        HISTORY.stream()
-            .filter(event -> !(event.op() == ChangeOp.UPDATE && event.eventId() == 12))
-            .toList();
     ScriptedTables tables =
-        new ScriptedTables(List.of(withoutTheLastWrite), 0).onListing(clock::step);
+        new ScriptedTables(List.of(withoutTheLastWrite()), 0).onListing(clock::step);
 
     assertThatThrownBy(() -> CatchUp.awaitEveryKey(tables, HISTORY, Duration.ofSeconds(20), clock))
         .isInstanceOf(WaitTimedOutException.class)
