@@ -103,6 +103,7 @@ final class OlderSavepointRestore {
     private @Nullable String restoredJob;
     private boolean armed;
     private Instant lostAt = Instant.MAX;
+    private Instant restoringAt = Instant.MAX;
 
     Steps(
         FaultContext context,
@@ -220,6 +221,9 @@ final class OlderSavepointRestore {
         lostAt = context.clock().instant();
         savepoints.loseCluster();
         lost = true;
+        // the old job may still commit while its cluster goes down: only later commits are the
+        // restored job's
+        restoringAt = context.clock().instant();
         long current = maxCommitted(view.currentSnapshots(), jobId);
         long changelog = maxCommitted(changelogSnapshots(), jobId);
         maxCommitted = Math.min(current, changelog);
@@ -285,7 +289,8 @@ final class OlderSavepointRestore {
       String committed =
           snapshots.stream()
               .filter(s -> jobId.equals(s.flinkJobId()) && s.committedCheckpointId() != null)
-              .filter(s -> s.committedAt().isAfter(lostAt) && s.committedAt().isBefore(failedAt))
+              .filter(
+                  s -> s.committedAt().isAfter(restoringAt) && s.committedAt().isBefore(failedAt))
               .map(s -> s.snapshotId() + ":" + s.committedCheckpointId())
               .collect(Collectors.joining(", "));
       return committed.isEmpty() ? "none" : committed;
