@@ -72,8 +72,9 @@ public final class CatchUpPhase implements Phase {
 
   /**
    * Waits until the sink holds {@code expected}, within the scenario's deadline: every key's last
-   * envelope, or, once it shows the workload's end, until nothing more arrives — briefly when
-   * {@code lossExpected} (the lost ones never arrive, and the checks are to name them).
+   * envelope, or, once it shows the workload's end, until nothing more arrives; when {@code
+   * lossExpected}, briefly and whether or not it shows the end (the lost ones never arrive, may be
+   * the last ones written, and the checks are to name them).
    *
    * @throws WaitTimedOutException at the deadline, saying which table lagged
    */

@@ -50,9 +50,6 @@ class OlderSavepointIT {
                 "1000",
                 "--seed",
                 "7",
-                // the lost events include the workload's last one, so catch-up waits in vain
-                "--catch-up-timeout",
-                "30s",
                 "--out",
                 out.toString());
 
