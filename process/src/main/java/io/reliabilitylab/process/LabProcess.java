@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.flink.process;
+package io.reliabilitylab.process;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -25,15 +25,23 @@ public final class LabProcess implements AutoCloseable {
   private final Path log;
   private final Path pidFile;
   private final Path markerFile;
+  private final StopSignal stopSignal;
   private volatile boolean paused;
   private volatile boolean closed;
 
-  LabProcess(String role, Process process, Path log, Path pidFile, Path markerFile) {
+  LabProcess(
+      String role,
+      Process process,
+      Path log,
+      Path pidFile,
+      Path markerFile,
+      StopSignal stopSignal) {
     this.role = role;
     this.process = process;
     this.log = log;
     this.pidFile = pidFile;
     this.markerFile = markerFile;
+    this.stopSignal = stopSignal;
   }
 
   public String role() {
@@ -143,7 +151,7 @@ public final class LabProcess implements AutoCloseable {
     }
   }
 
-  /** Sends SIGTERM (after SIGCONT if paused) without waiting. */
+  /** Sends its stop signal (after SIGCONT if paused) without waiting. */
   void terminate() {
     if (!process.isAlive()) {
       return;
@@ -152,12 +160,14 @@ public final class LabProcess implements AutoCloseable {
       LabProcesses.signal(pid(), "CONT");
       paused = false;
     }
-    process.destroy();
+    if (stopSignal == StopSignal.TERM || !LabProcesses.signal(pid(), stopSignal.name())) {
+      process.destroy();
+    }
   }
 
   /**
-   * Stops it: SIGCONT if paused, SIGTERM, SIGKILL after a grace period; removes its marker and pid
-   * file. Idempotent.
+   * Stops it: SIGCONT if paused, its stop signal, SIGKILL after a grace period; removes its marker
+   * and pid file. Idempotent.
    */
   @Override
   public void close() {
@@ -168,7 +178,11 @@ public final class LabProcess implements AutoCloseable {
       terminate();
       if (!LabProcesses.awaitExit(process.toHandle(), LabProcesses.STOP_GRACE)) {
         LOG.warn(
-            "{} (pid {}) ignored SIGTERM for {}; killing it", role, pid(), LabProcesses.STOP_GRACE);
+            "{} (pid {}) ignored SIG{} for {}; killing it",
+            role,
+            pid(),
+            stopSignal,
+            LabProcesses.STOP_GRACE);
         process.destroyForcibly();
         LabProcesses.awaitExit(process.toHandle(), LabProcesses.STOP_GRACE);
       }

@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.flink.process;
+package io.reliabilitylab.process;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -66,7 +66,18 @@ public final class LabProcesses {
    */
   public static LabProcess start(String role, ProcessBuilder command, Path log, Path pidDirectory)
       throws IOException {
+    return start(role, command, log, pidDirectory, StopSignal.TERM);
+  }
+
+  /**
+   * As {@link #start(String, ProcessBuilder, Path, Path)}, stopped politely with {@code stopSignal}
+   * rather than SIGTERM.
+   */
+  public static LabProcess start(
+      String role, ProcessBuilder command, Path log, Path pidDirectory, StopSignal stopSignal)
+      throws IOException {
     Objects.requireNonNull(role, "role");
+    Objects.requireNonNull(stopSignal, "stopSignal");
     Objects.requireNonNull(command, "command");
     Objects.requireNonNull(log, "log");
     Objects.requireNonNull(pidDirectory, "pidDirectory");
@@ -104,7 +115,7 @@ public final class LabProcesses {
       Files.deleteIfExists(pidFile);
       throw e;
     }
-    LabProcess started = new LabProcess(role, process, logFile, pidFile, markerFile);
+    LabProcess started = new LabProcess(role, process, logFile, pidFile, markerFile, stopSignal);
     OPEN.add(started);
     LOG.info("Started {} as pid {}, log {}", role, process.pid(), logFile);
     return started;

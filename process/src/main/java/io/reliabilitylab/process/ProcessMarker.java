@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.flink.process;
+package io.reliabilitylab.process;
 
 import org.jspecify.annotations.Nullable;
 

@@ -4,6 +4,6 @@
  * started it, and killed by a later run if that JVM was killed first.
  */
 @NullMarked
-package io.reliabilitylab.pipeline.flink.process;
+package io.reliabilitylab.process;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,4 @@
-package io.reliabilitylab.pipeline.flink.process;
+package io.reliabilitylab.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,6 +79,29 @@ class LabProcessesTest {
     assertThatThrownBy(process::pause)
         .isInstanceOf(IOException.class)
         .hasMessageContaining("exited");
+  }
+
+  @Test
+  void aProcessStoppedWithSigintGetsItRatherThanSigterm() throws Exception {
+    // exits 7 on SIGINT and ignores SIGTERM, as PostgreSQL's fast and smart shutdowns differ
+    ProcessBuilder command =
+        new ProcessBuilder(
+            "sh",
+            "-c",
+            "trap 'exit 7' INT; trap '' TERM; echo ready; while :; do sleep 0.05; done");
+    Path log = directory.resolve("int.log");
+    LabProcess process = LabProcesses.start("interrupted", command, log, directory, StopSignal.INT);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (!Files.readString(log).contains("ready") && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+
+    long start = System.nanoTime();
+    process.close();
+
+    assertThat(process.exitCode()).contains(7);
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+        .isLessThan(LabProcesses.STOP_GRACE);
   }
 
   @Test

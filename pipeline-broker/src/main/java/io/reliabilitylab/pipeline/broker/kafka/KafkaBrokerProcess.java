@@ -2,8 +2,8 @@ package io.reliabilitylab.pipeline.broker.kafka;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.pipeline.flink.process.LabProcess;
-import io.reliabilitylab.pipeline.flink.process.LabProcesses;
+import io.reliabilitylab.process.LabProcess;
+import io.reliabilitylab.process.LabProcesses;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;

@@ -3,8 +3,8 @@ package io.reliabilitylab.pipeline.flink.cluster;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterConfig.JobManagerPorts;
-import io.reliabilitylab.pipeline.flink.process.LabProcess;
-import io.reliabilitylab.pipeline.flink.process.LabProcesses;
+import io.reliabilitylab.process.LabProcess;
+import io.reliabilitylab.process.LabProcesses;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

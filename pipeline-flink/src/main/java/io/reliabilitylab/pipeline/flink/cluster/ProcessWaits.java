@@ -1,6 +1,6 @@
 package io.reliabilitylab.pipeline.flink.cluster;
 
-import io.reliabilitylab.pipeline.flink.process.LabProcess;
+import io.reliabilitylab.process.LabProcess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

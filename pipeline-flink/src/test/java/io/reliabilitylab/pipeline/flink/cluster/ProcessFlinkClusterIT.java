@@ -2,7 +2,7 @@ package io.reliabilitylab.pipeline.flink.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.reliabilitylab.pipeline.flink.process.LabProcesses;
+import io.reliabilitylab.process.LabProcesses;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
