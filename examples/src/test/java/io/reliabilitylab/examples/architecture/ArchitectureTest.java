@@ -98,13 +98,16 @@ class ArchitectureTest {
               "io.reliabilitylab.spi..",
               // the changes to write, pure values with no I/O
               "io.reliabilitylab.workload",
+              // the lab's process registry, which stops every server a source starts
+              "io.reliabilitylab.process",
               // the servers and drivers a source runs and talks to
               "ch.vorburger..",
               "com.mysql..",
+              "org.postgresql..",
               "org.testcontainers..",
               "com.fasterxml.jackson.databind..")
           .because(
-              "a source module (MySQL/MariaDB now, Postgres next) is a sibling of the pipelines:"
+              "a source module (MySQL/MariaDB, PostgreSQL) is a sibling of the pipelines:"
                   + " the SPI, its servers and JDBC, never the runner, the checks or a logging"
                   + " binding");
 

@@ -1,0 +1,83 @@
+package io.reliabilitylab.source.postgres;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.spi.secret.Credentials;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import org.apiguardian.api.API;
+
+/**
+ * A PostgreSQL database the lab captures changes from by logical decoding. Closing it stops what
+ * the lab started (an embedded server and its directory); an external server is left as it was.
+ *
+ * <pre>{@code
+ * try (PostgresSource source = EmbeddedPostgres.start()) {
+ *   PostgresPrerequisites.verify(source, CaptureTarget.table("public", "orders"));
+ * }
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public interface PostgresSource extends AutoCloseable {
+
+  /** {@code embedded-postgres} or {@code external-postgres}. */
+  String kind();
+
+  /** The server's version as it reports it, e.g. {@code 15.14 (Debian 15.14-0+deb12u1)}. */
+  String serverVersion() throws SQLException;
+
+  /** The host to connect to, e.g. {@code 127.0.0.1}. */
+  String host();
+
+  /** The TCP port to connect to. */
+  int port();
+
+  /** The database that holds the captured tables. */
+  String database();
+
+  /** A JDBC URL for {@link #database()} without credentials in it (safe to log and record). */
+  default String jdbcUrl() {
+    return "jdbc:postgresql://" + host() + ":" + port() + "/" + database();
+  }
+
+  /** The role that owns the captured tables and writes the workload. */
+  Credentials adminCredentials();
+
+  /**
+   * The role the capture logs in as: {@code LOGIN REPLICATION}, and {@code SELECT} on the captured
+   * tables. Its password is registered as a secret for redaction.
+   */
+  Credentials cdcCredentials();
+
+  /** Where a pipeline finds {@code table} in this database and the role it captures it with. */
+  default SourceEndpoint endpoint(String table) {
+    return new SourceEndpoint(jdbcUrl(), host(), port(), database(), table, cdcCredentials());
+  }
+
+  /** A new connection as {@link #adminCredentials()}, auto-commit on; the caller closes it. */
+  default Connection connect() throws SQLException {
+    return open(jdbcUrl(), adminCredentials());
+  }
+
+  /** A new connection as {@link #cdcCredentials()}: what the capture sees. */
+  default Connection connectAsCdcUser() throws SQLException {
+    return open(jdbcUrl(), cdcCredentials());
+  }
+
+  /** Stops what the lab started; never throws, and is safe to call more than once. */
+  @Override
+  void close();
+
+  /** A connection in UTC, so that {@code timestamptz} values read the same on any JVM. */
+  static Connection open(String url, Credentials credentials) throws SQLException {
+    Properties properties = new Properties();
+    properties.setProperty("user", credentials.user());
+    properties.setProperty("password", credentials.revealPassword());
+    properties.setProperty("options", "-c TimeZone=UTC");
+    properties.setProperty("connectTimeout", "10");
+    return DriverManager.getConnection(url, properties);
+  }
+}
