@@ -311,20 +311,27 @@ public final class EmbeddedPostgres implements PostgresSource {
     try (Connection connection = PostgresSource.open(started.url("postgres"), admin);
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE DATABASE " + DATABASE + " OWNER " + ADMIN_USER);
-      statement.execute(
-          "CREATE ROLE " + CDC_USER + " LOGIN REPLICATION PASSWORD '" + cdc.revealPassword() + "'");
     }
     try (Connection connection = PostgresSource.open(started.url(DATABASE), admin);
         Statement statement = connection.createStatement()) {
-      statement.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + CDC_USER);
-      statement.execute("GRANT USAGE ON SCHEMA public TO " + CDC_USER);
-      statement.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + CDC_USER);
-      statement.execute(
-          "ALTER DEFAULT PRIVILEGES FOR ROLE "
-              + ADMIN_USER
-              + " IN SCHEMA public GRANT SELECT ON TABLES TO "
-              + CDC_USER);
+      createCaptureRole(statement, cdc);
     }
+  }
+
+  /**
+   * Creates the capture role, {@code LOGIN REPLICATION}, with {@code SELECT} on the tables the
+   * connected role has and will create in schema {@code public}.
+   */
+  static void createCaptureRole(Statement statement, Credentials cdc) throws SQLException {
+    String role = Identifiers.quote(cdc.user());
+    // a random password of letters and digits (randomPassword): no quote to escape
+    statement.execute(
+        "CREATE ROLE " + role + " LOGIN REPLICATION PASSWORD '" + cdc.revealPassword() + "'");
+    statement.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + role);
+    statement.execute("GRANT USAGE ON SCHEMA public TO " + role);
+    statement.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO " + role);
+    statement.execute(
+        "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO " + role);
   }
 
   @Override
@@ -418,7 +425,8 @@ public final class EmbeddedPostgres implements PostgresSource {
     }
   }
 
-  private static String randomPassword() {
+  /** 24 letters and digits. */
+  static String randomPassword() {
     String alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
     StringBuilder password = new StringBuilder(24);
     for (int i = 0; i < 24; i++) {

@@ -108,6 +108,32 @@ class EmbeddedPostgresIT {
   }
 
   @Test
+  void anExternalServerByUrlIsCheckedAsItsCaptureRoleAndAWrongPasswordIsOneLine() {
+    PostgresSource external =
+        ExternalPostgres.builder()
+            .jdbcUrl(source.jdbcUrl())
+            .admin(source.adminCredentials().user(), source.adminCredentials().revealPassword())
+            .cdc(source.cdcCredentials().user(), source.cdcCredentials().revealPassword())
+            .build();
+    assertThat(
+            PostgresPrerequisites.verify(external, CaptureTarget.table("public", "absent")).ready())
+        .isTrue();
+
+    PostgresSource wrong =
+        ExternalPostgres.builder()
+            .jdbcUrl(source.jdbcUrl())
+            .admin(source.adminCredentials().user(), "not-the-password")
+            .build();
+    assertThatThrownBy(
+            () -> PostgresPrerequisites.verify(wrong, CaptureTarget.table("public", "t")))
+        .isInstanceOf(PostgresNotReadyException.class)
+        .hasMessageContaining("cannot log in to " + source.jdbcUrl())
+        .hasMessageContaining("pg_hba.conf")
+        .hasMessageNotContaining("\n")
+        .hasMessageNotContaining("not-the-password");
+  }
+
+  @Test
   void closeStopsTheServerAndDeletesItsDirectory() throws Exception {
     EmbeddedPostgres closed = EmbeddedPostgres.start();
     long pid = closed.serverPid();
