@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -337,16 +336,6 @@ public final class EmbeddedPostgres implements PostgresSource {
   @Override
   public String kind() {
     return "embedded-postgres";
-  }
-
-  @Override
-  public String serverVersion() throws SQLException {
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement();
-        ResultSet version = statement.executeQuery("SHOW server_version")) {
-      version.next();
-      return version.getString(1);
-    }
   }
 
   @Override

@@ -7,10 +7,6 @@ import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Locale;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -66,16 +62,6 @@ public final class ExternalPostgres implements PostgresSource {
   @Override
   public String kind() {
     return kind;
-  }
-
-  @Override
-  public String serverVersion() throws SQLException {
-    try (Connection connection = connect();
-        Statement statement = connection.createStatement();
-        ResultSet version = statement.executeQuery("SELECT version()")) {
-      version.next();
-      return version.getString(1);
-    }
   }
 
   @Override

@@ -107,11 +107,6 @@ public final class PostgresContainerSource implements PostgresSource {
   }
 
   @Override
-  public String serverVersion() throws SQLException {
-    return server.serverVersion();
-  }
-
-  @Override
   public String host() {
     return server.host();
   }

@@ -6,7 +6,9 @@ import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Properties;
 import org.apiguardian.api.API;
 
@@ -27,7 +29,14 @@ public interface PostgresSource extends AutoCloseable {
   String kind();
 
   /** The server's version as it reports it, e.g. {@code 15.14 (Debian 15.14-0+deb12u1)}. */
-  String serverVersion() throws SQLException;
+  default String serverVersion() throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet version = statement.executeQuery("SHOW server_version")) {
+      version.next();
+      return version.getString(1);
+    }
+  }
 
   /** The host to connect to, e.g. {@code 127.0.0.1}. */
   String host();

@@ -32,18 +32,7 @@ class ChangeRecordDeserializerTest {
   final List<DecodedRecord> out = new ArrayList<>();
 
   static ConsumerRecord<byte[], byte[]> record(byte[] key, byte[] value) {
-    return new ConsumerRecord<>(
-        "lab.lab.orders",
-        2,
-        41L,
-        1787231907421L,
-        TimestampType.CREATE_TIME,
-        key == null ? -1 : key.length,
-        value == null ? -1 : value.length,
-        key,
-        value,
-        new RecordHeaders(),
-        Optional.empty());
+    return onTopic("lab.lab.orders", key, value);
   }
 
   @BeforeEach
@@ -113,8 +102,8 @@ class ChangeRecordDeserializerTest {
   private static ConsumerRecord<byte[], byte[]> onTopic(String topic, byte[] key, byte[] value) {
     return new ConsumerRecord<>(
         topic,
-        0,
-        7L,
+        2,
+        41L,
         1787231907421L,
         TimestampType.CREATE_TIME,
         key == null ? -1 : key.length,
