@@ -2,12 +2,12 @@ package io.reliabilitylab.harness.bench;
 
 import io.reliabilitylab.runner.ChangelogWalk;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
-import io.reliabilitylab.source.mysql.WriteReport;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.WriteReport;
 import io.reliabilitylab.workload.oracle.Oracle;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,6 @@ package io.reliabilitylab.harness.bench;
 
 import io.reliabilitylab.runner.ChangelogWalk;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
-import io.reliabilitylab.source.mysql.WriteReport;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceChange;
@@ -10,6 +9,7 @@ import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
 import io.reliabilitylab.workload.WorkloadConfig;
 import io.reliabilitylab.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.WriteReport;
 import io.reliabilitylab.workload.oracle.Oracle;
 import java.time.Duration;
 import java.util.ArrayList;

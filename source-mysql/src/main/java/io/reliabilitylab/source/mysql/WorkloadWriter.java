@@ -7,6 +7,7 @@ import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
+import io.reliabilitylab.workload.WriteReport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

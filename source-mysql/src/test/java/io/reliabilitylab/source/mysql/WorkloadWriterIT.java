@@ -13,6 +13,7 @@ import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
 import io.reliabilitylab.workload.WorkloadConfig;
 import io.reliabilitylab.workload.WorkloadGenerator;
+import io.reliabilitylab.workload.WriteReport;
 import io.reliabilitylab.workload.oracle.Expectation;
 import io.reliabilitylab.workload.oracle.Oracle;
 import java.sql.Connection;

@@ -87,6 +87,8 @@ public interface PostgresSource extends AutoCloseable {
     properties.setProperty("password", credentials.revealPassword());
     properties.setProperty("options", "-c TimeZone=UTC");
     properties.setProperty("connectTimeout", "10");
+    // a batch of single-row INSERTs goes as multi-row INSERTs
+    properties.setProperty("reWriteBatchedInserts", "true");
     return DriverManager.getConnection(url, properties);
   }
 }

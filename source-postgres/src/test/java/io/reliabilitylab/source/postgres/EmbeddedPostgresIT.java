@@ -35,7 +35,11 @@ class EmbeddedPostgresIT {
 
   @BeforeAll
   static void start() {
-    // CI installs Debian's server (.ci/run); elsewhere a machine without one skips this class
+    source = startOrSkip();
+  }
+
+  /** An embedded server; CI installs Debian's (.ci/run), elsewhere a machine without one skips. */
+  static EmbeddedPostgres startOrSkip() {
     if (System.getenv("CI") == null) {
       try {
         PostgresBinaries.find();
@@ -43,7 +47,7 @@ class EmbeddedPostgresIT {
         Assumptions.abort(e.getMessage());
       }
     }
-    source = EmbeddedPostgres.start();
+    return EmbeddedPostgres.start();
   }
 
   @AfterAll

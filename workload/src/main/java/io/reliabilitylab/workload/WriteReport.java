@@ -1,4 +1,4 @@
-package io.reliabilitylab.source.mysql;
+package io.reliabilitylab.workload;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -9,7 +9,7 @@ import java.util.List;
 import org.apiguardian.api.API;
 
 /**
- * What a {@link WorkloadWriter} wrote: counts, elapsed time and, per source transaction (by its
+ * What a source's workload writer wrote: counts, elapsed time and, per source transaction (by its
  * index in the written list), the client's clock right after its commit.
  */
 @API(status = EXPERIMENTAL)
@@ -21,7 +21,9 @@ public final class WriteReport {
   private final Duration elapsed;
   private final long[] commitMicros;
 
-  WriteReport(int transactions, long changes, long commits, Duration elapsed, long[] commitMicros) {
+  /** {@code commitMicros}: per written transaction, its commit time in epoch microseconds. */
+  public WriteReport(
+      int transactions, long changes, long commits, Duration elapsed, long[] commitMicros) {
     this.transactions = transactions;
     this.changes = changes;
     this.commits = commits;

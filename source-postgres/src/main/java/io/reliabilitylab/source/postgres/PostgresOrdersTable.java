@@ -1,0 +1,147 @@
+package io.reliabilitylab.source.postgres;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import io.reliabilitylab.spi.data.TableSchema;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+import org.apiguardian.api.API;
+
+/**
+ * The lab's {@code orders} table ({@link TableSchema#ORDERS}) in schema {@code public} of a
+ * PostgreSQL source: its DDL, reset, row count and largest event id. Its replica identity is {@code
+ * FULL}, so that logical decoding carries whole before images of updates and deletes, as the MySQL
+ * binlog's full row image does.
+ *
+ * <pre>{@code
+ * PostgresOrdersTable orders = PostgresOrdersTable.in(source);
+ * orders.reset();                       // drop and create, empty
+ * }</pre>
+ */
+@API(status = EXPERIMENTAL)
+public final class PostgresOrdersTable {
+
+  /** The table name the lab uses unless told otherwise. */
+  public static final String DEFAULT_NAME = TableSchema.ORDERS.name();
+
+  /** Lower case, since PostgreSQL folds unquoted names; 63 bytes at most. */
+  private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  private final PostgresSource source;
+  private final String name;
+
+  private PostgresOrdersTable(PostgresSource source, String name) {
+    this.source = source;
+    this.name = name;
+  }
+
+  /** The {@value #DEFAULT_NAME} table of a source. */
+  public static PostgresOrdersTable in(PostgresSource source) {
+    return in(source, DEFAULT_NAME);
+  }
+
+  /** An orders-shaped table under another name. */
+  public static PostgresOrdersTable in(PostgresSource source, String name) {
+    return new PostgresOrdersTable(Objects.requireNonNull(source, "source"), checkName(name));
+  }
+
+  /**
+   * The {@code CREATE TABLE} statement: the columns of {@link TableSchema#ORDERS} in canonical
+   * order, {@code order_id} the primary key and {@code event_id} unique.
+   */
+  public static String createStatement(String name) {
+    String table = checkName(name);
+    return "CREATE TABLE "
+        + table
+        + " (\n"
+        + "  order_id BIGINT NOT NULL,\n"
+        + "  business_key VARCHAR(64) NOT NULL,\n"
+        + "  customer_id BIGINT NOT NULL,\n"
+        + "  amount_cents BIGINT NOT NULL,\n"
+        + "  status VARCHAR(16) NOT NULL,\n"
+        + "  event_id BIGINT NOT NULL,\n"
+        + "  seed INT NOT NULL,\n"
+        + "  updated_at TIMESTAMP(3) NOT NULL,\n"
+        + "  PRIMARY KEY (order_id),\n"
+        + "  CONSTRAINT uk_"
+        + table
+        + "_event_id UNIQUE (event_id)\n"
+        + ")";
+  }
+
+  /** The table's name. */
+  public String name() {
+    return name;
+  }
+
+  /** {@code public.table}, as a capture's table list names it. */
+  public String qualifiedName() {
+    return "public." + name;
+  }
+
+  /** The table as a capture target, carried by {@code publication}. */
+  public CaptureTarget target(String publication) {
+    return CaptureTarget.table("public", name).withPublication(publication);
+  }
+
+  /** Drops and re-creates the table, empty, with replica identity {@code FULL}. */
+  public void reset() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP TABLE IF EXISTS " + name);
+      statement.execute(createStatement(name));
+      statement.execute("ALTER TABLE " + name + " REPLICA IDENTITY FULL");
+    }
+  }
+
+  /** Drops the table if it exists. */
+  public void drop() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP TABLE IF EXISTS " + name);
+    }
+  }
+
+  /** How many rows the table holds. */
+  public long rowCount() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT count(*) FROM " + name)) {
+      result.next();
+      return result.getLong(1);
+    }
+  }
+
+  /** The largest {@code event_id} in the table, empty when the table is. */
+  public OptionalLong maxEventId() throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT max(event_id) FROM " + name)) {
+      result.next();
+      long max = result.getLong(1);
+      return result.wasNull() ? OptionalLong.empty() : OptionalLong.of(max);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PostgresOrdersTable[" + qualifiedName() + " @ " + source.jdbcUrl() + "]";
+  }
+
+  private static String checkName(String name) {
+    Objects.requireNonNull(name, "name");
+    if (!TABLE_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "Table name '"
+              + name
+              + "' is not accepted: use lower-case letters, digits and _ (not first), at most 63"
+              + " characters, e.g. orders");
+    }
+    return name;
+  }
+}
