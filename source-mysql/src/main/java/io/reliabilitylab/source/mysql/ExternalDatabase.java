@@ -2,14 +2,12 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.JdbcUrls;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Locale;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -192,63 +190,17 @@ public final class ExternalDatabase implements SourceDatabase {
                 + " create tables and write in the database");
       }
       String url = jdbcUrl;
-      String lower = url.toLowerCase(Locale.ROOT);
-      if (!lower.startsWith("jdbc:mysql://")) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + Redactor.redact(url)
-                + "' is not a jdbc:mysql:// URL: the lab connects to MySQL 8 and MariaDB with"
-                + " MySQL Connector/J, e.g. jdbc:mysql://db.example.com:3306/lab (also for"
-                + " MariaDB)");
-      }
-      URI uri;
-      try {
-        uri = new URI(url.substring("jdbc:".length()));
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + Redactor.redact(url)
-                + "' cannot be parsed ("
-                + e.getReason()
-                + "): use jdbc:mysql://host:port/database",
-            e);
-      }
-      if (uri.getRawUserInfo() != null || SourceEndpoint.holdsCredentials(url)) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + Redactor.redact(url)
-                + "' holds credentials: remove them from the URL and give the password"
-                + " separately (--source-password), so that it never reaches a log or a record");
-      }
-      String parsedHost = uri.getHost();
-      if (parsedHost == null || parsedHost.isEmpty() || url.indexOf(',') >= 0) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + url
-                + "' names no single host: use jdbc:mysql://host:port/database (one host)");
-      }
-      String path = uri.getPath() == null ? "" : uri.getPath();
-      String name = path.startsWith("/") ? path.substring(1) : path;
-      if (name.isEmpty() || name.contains("/")) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + url
-                + "' names no database: add it to the path, e.g. jdbc:mysql://"
-                + parsedHost
-                + ":"
-                + (uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort())
-                + "/lab");
-      }
+      JdbcUrls.Parts parts =
+          JdbcUrls.parse(
+              url,
+              "mysql",
+              DEFAULT_PORT,
+              ": the lab connects to MySQL 8 and MariaDB with MySQL Connector/J, e.g."
+                  + " jdbc:mysql://db.example.com:3306/lab (also for MariaDB)");
       Credentials adminAccount = admin;
       Credentials cdcAccount = cdc == null ? adminAccount : cdc;
       return new ExternalDatabase(
-          kind,
-          url,
-          parsedHost,
-          uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort(),
-          name,
-          adminAccount,
-          cdcAccount);
+          kind, url, parts.host(), parts.port(), parts.database(), adminAccount, cdcAccount);
     }
 
     private static Credentials credentials(String role, String user, String password) {

@@ -1,5 +1,6 @@
 package io.reliabilitylab.source.mysql;
 
+import io.reliabilitylab.source.jdbc.CommitLoop;
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * all its rows: event ids are unique, so a row matches only the before image written for it, and a
  * short count means the table no longer follows the workload.
  */
-final class MultiRowStatements implements AutoCloseable {
+final class MultiRowStatements implements CommitLoop.ChangeStatements {
 
   /** Rows per statement: large enough to amortise the parse, small for the {@code CASE} scan. */
   static final int ROWS_PER_STATEMENT = 256;
@@ -63,7 +64,8 @@ final class MultiRowStatements implements AutoCloseable {
   }
 
   /** Adds a change to the layer after its key's previous one. */
-  void add(SourceChange change) throws SQLException {
+  @Override
+  public void add(SourceChange change) throws SQLException {
     if (lastChange != null) {
       place(lastChange, false);
     }
@@ -74,7 +76,8 @@ final class MultiRowStatements implements AutoCloseable {
   }
 
   /** Sends every pending change, layer by layer. */
-  void flush() throws SQLException {
+  @Override
+  public void flush() throws SQLException {
     if (lastChange != null) {
       place(lastChange, true);
       lastChange = null;

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.ResultRows;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.KeyRangeDigests;
 import io.reliabilitylab.spi.data.Row;
@@ -12,11 +13,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import org.apiguardian.api.API;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a source table as a {@link RowSet} at one consistent point ({@code START TRANSACTION WITH
@@ -92,7 +91,8 @@ public final class SourceRowReader implements RowSet {
           connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
       // Connector/J streams row by row with this fetch size instead of buffering the result.
       statement.setFetchSize(Integer.MIN_VALUE);
-      return new Rows(connection, statement, statement.executeQuery());
+      return new ResultRows(
+          connection, statement.executeQuery(), row -> SourceRows.read(row, schema), this::failure);
     } catch (SQLException e) {
       SourceJdbc.closeQuietly(connection);
       throw failure(e);
@@ -123,66 +123,5 @@ public final class SourceRowReader implements RowSet {
   @Override
   public String toString() {
     return "SourceRowReader[" + description() + "]";
-  }
-
-  private final class Rows implements CloseableIterator<Row> {
-    private final Connection connection;
-    private final Statement statement;
-    private final ResultSet result;
-    private @Nullable Row next;
-    private boolean done;
-
-    Rows(Connection connection, Statement statement, ResultSet result) {
-      this.connection = connection;
-      this.statement = statement;
-      this.result = result;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (next != null) {
-        return true;
-      }
-      if (done) {
-        return false;
-      }
-      try {
-        if (result.next()) {
-          next = SourceRows.read(result, schema);
-          return true;
-        }
-        close();
-        return false;
-      } catch (SQLException e) {
-        close();
-        throw failure(e);
-      }
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("No more rows in " + description());
-      }
-      Row row = Objects.requireNonNull(next);
-      next = null;
-      return row;
-    }
-
-    @Override
-    public void close() {
-      if (done) {
-        return;
-      }
-      done = true;
-      SourceJdbc.closeQuietly(result);
-      SourceJdbc.closeQuietly(statement);
-      try {
-        connection.commit();
-      } catch (SQLException e) {
-        // A read-only snapshot: nothing to lose when its end fails.
-      }
-      SourceJdbc.closeQuietly(connection);
-    }
   }
 }

@@ -1,116 +1,43 @@
 package io.reliabilitylab.source.mysql;
 
+import io.reliabilitylab.source.jdbc.RowValues;
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
-import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Converts between the spi's row values and JDBC parameters and columns. Timestamps travel as UTC
- * wall-clock values: with the session zone {@code +00:00} the server stores and returns them
+ * Row values as MySQL and MariaDB take them ({@link RowValues#UTC_TEXT}): timestamps travel as UTC
+ * wall-clock text; with the session zone {@code +00:00} the server stores and returns them
  * unchanged, whatever the JVM's default zone.
  */
 final class SourceRows {
 
-  private static final DateTimeFormatter TIMESTAMP_TEXT =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
-
   private SourceRows() {}
 
-  /** Binds the row's values, in canonical column order, from parameter {@code first} on. */
   static void bind(PreparedStatement statement, int first, Row row) throws SQLException {
-    List<Column> columns = row.schema().columns();
-    for (int i = 0; i < columns.size(); i++) {
-      bind(statement, first + i, columns.get(i), row.get(i));
-    }
+    RowValues.UTC_TEXT.bind(statement, first, row);
   }
 
   static void bind(PreparedStatement statement, int index, Column column, @Nullable Object value)
       throws SQLException {
-    if (value == null) {
-      statement.setNull(index, sqlType(column));
-      return;
-    }
-    switch (column.type()) {
-      case BIGINT -> statement.setLong(index, (Long) value);
-      case INT -> statement.setInt(index, (Integer) value);
-      case VARCHAR -> statement.setString(index, (String) value);
-      case BOOLEAN -> statement.setBoolean(index, (Boolean) value);
-      case DOUBLE -> statement.setDouble(index, (Double) value);
-      case DECIMAL -> statement.setBigDecimal(index, (BigDecimal) value);
-      case TIMESTAMP -> statement.setString(index, timestampText((Instant) value));
-    }
+    RowValues.UTC_TEXT.bind(statement, index, column, value);
   }
 
-  /**
-   * A timestamp as SQL text in UTC to the microsecond. Text rather than a {@code Timestamp} or
-   * {@code LocalDateTime} parameter: Connector/J 8.0 drops the fraction of those for MariaDB 10.x,
-   * whose handshake reports version {@code 5.5.5-...}, older than fractional-second support.
-   */
   static String timestampText(Instant instant) {
-    return TIMESTAMP_TEXT.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+    return RowValues.timestampText(instant);
   }
 
-  /** Reads a row of {@code schema} from the current result row, columns in canonical order. */
   static Row read(ResultSet result, TableSchema schema) throws SQLException {
-    List<Column> columns = schema.columns();
-    List<@Nullable Object> values = new ArrayList<>(columns.size());
-    for (int i = 0; i < columns.size(); i++) {
-      values.add(read(result, i + 1, columns.get(i)));
-    }
-    return new Row(schema, values);
-  }
-
-  private static @Nullable Object read(ResultSet result, int index, Column column)
-      throws SQLException {
-    Object value =
-        switch (column.type()) {
-          case BIGINT -> result.getLong(index);
-          case INT -> result.getInt(index);
-          case VARCHAR -> result.getString(index);
-          case BOOLEAN -> result.getBoolean(index);
-          case DOUBLE -> result.getDouble(index);
-          case DECIMAL -> result.getBigDecimal(index);
-          case TIMESTAMP -> {
-            LocalDateTime local = result.getObject(index, LocalDateTime.class);
-            yield local == null ? null : local.toInstant(ZoneOffset.UTC);
-          }
-        };
-    return result.wasNull() ? null : value;
-  }
-
-  private static int sqlType(Column column) {
-    return switch (column.type()) {
-      case BIGINT -> Types.BIGINT;
-      case INT -> Types.INTEGER;
-      case VARCHAR -> Types.VARCHAR;
-      case BOOLEAN -> Types.BOOLEAN;
-      case DOUBLE -> Types.DOUBLE;
-      case DECIMAL -> Types.DECIMAL;
-      case TIMESTAMP -> Types.TIMESTAMP;
-    };
+    return RowValues.read(result, schema);
   }
 
   /** The schema's column names, quoted and comma-separated. */
   static String columnList(TableSchema schema) {
-    StringBuilder list = new StringBuilder();
-    for (Column column : schema.columns()) {
-      if (list.length() > 0) {
-        list.append(", ");
-      }
-      list.append(SourceJdbc.quoteIdentifier(column.name()));
-    }
-    return list.toString();
+    return RowValues.columnList(schema, SourceJdbc::quoteIdentifier);
   }
 }

@@ -2,20 +2,17 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.CommitLoop;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
-import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
 import io.reliabilitylab.workload.WriteReport;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -53,25 +50,19 @@ public final class WorkloadWriter {
   /** Called after each source transaction commits, in order, on the writing thread. */
   @API(status = EXPERIMENTAL)
   @FunctionalInterface
-  public interface Listener {
-    /** {@code committedAt} is the client's clock right after the commit returned. */
-    void committed(SourceTransaction transaction, Instant committedAt);
-  }
+  public interface Listener extends CommitLoop.Listener {}
 
   private static final int INITIAL_ROWS_PER_BATCH = 1_000;
 
   private final SourceDatabase source;
   private final String table;
-  private final double eventsPerSecond;
-  private final int transactionsPerCommit;
-  private final @Nullable Listener listener;
+  private final CommitLoop loop;
 
   private WorkloadWriter(Builder builder) {
     this.source = builder.source;
     this.table = builder.table;
-    this.eventsPerSecond = builder.eventsPerSecond;
-    this.transactionsPerCommit = builder.transactionsPerCommit;
-    this.listener = builder.listener;
+    this.loop =
+        new CommitLoop(builder.eventsPerSecond, builder.transactionsPerCommit, builder.listener);
   }
 
   /**
@@ -105,7 +96,8 @@ public final class WorkloadWriter {
         }
       }
     } catch (SQLException e) {
-      throw withContext("Inserting the workload's initial rows into " + table + " failed", e);
+      throw CommitLoop.withContext(
+          "Inserting the workload's initial rows into " + table + " failed", e);
     }
     return rows.size();
   }
@@ -124,81 +116,9 @@ public final class WorkloadWriter {
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
     Objects.requireNonNull(transactions, "transactions");
-    long[] commitMicros = new long[transactions.size()];
-    long changes = 0;
-    long commits = 0;
-    long started = System.nanoTime();
     try (Connection connection = source.connect();
         MultiRowStatements statements = new MultiRowStatements(connection, table)) {
-      connection.setAutoCommit(false);
-      for (int first = 0; first < transactions.size(); first += transactionsPerCommit) {
-        int end = Math.min(transactions.size(), first + transactionsPerCommit);
-        if (Thread.interrupted()) {
-          throw new InterruptedException(
-              "Interrupted after " + first + " of " + transactions.size() + " transactions");
-        }
-        pace(started, changes);
-        int groupChanges = 0;
-        SourceTransaction current = transactions.get(first);
-        try {
-          for (int t = first; t < end; t++) {
-            current = transactions.get(t);
-            for (SourceChange change : current.changes()) {
-              statements.add(change);
-              groupChanges++;
-            }
-          }
-          statements.flush();
-          connection.commit();
-        } catch (SQLException | RuntimeException e) {
-          rollbackQuietly(connection);
-          throw withContext(
-              (end - first == 1
-                      ? "Writing transaction " + current.ordinal() + " (" + (first + 1)
-                      : "Writing transactions "
-                          + transactions.get(first).ordinal()
-                          + "-"
-                          + transactions.get(end - 1).ordinal()
-                          + " in one commit ("
-                          + (first + 1)
-                          + "-"
-                          + end)
-                  + " of "
-                  + transactions.size()
-                  + ") to "
-                  + table
-                  + " failed",
-              e);
-        }
-        Instant committedAt = Instant.now();
-        long micros = toMicros(committedAt);
-        commits++;
-        changes += groupChanges;
-        for (int t = first; t < end; t++) {
-          commitMicros[t] = micros;
-          if (listener != null) {
-            listener.committed(transactions.get(t), committedAt);
-          }
-        }
-      }
-    }
-    return new WriteReport(
-        transactions.size(),
-        changes,
-        commits,
-        Duration.ofNanos(System.nanoTime() - started),
-        commitMicros);
-  }
-
-  /** Waits until writing {@code changesSoFar} more would not exceed the rate limit. */
-  private void pace(long started, long changesSoFar) throws InterruptedException {
-    if (eventsPerSecond <= 0) {
-      return;
-    }
-    long due = started + (long) (changesSoFar * 1_000_000_000.0 / eventsPerSecond);
-    long wait = due - System.nanoTime();
-    if (wait > 0) {
-      TimeUnit.NANOSECONDS.sleep(wait);
+      return loop.write(connection, statements, transactions, table);
     }
   }
 
@@ -210,27 +130,6 @@ public final class WorkloadWriter {
         + ") VALUES ("
         + String.join(", ", java.util.Collections.nCopies(TableSchema.ORDERS.columns().size(), "?"))
         + ")";
-  }
-
-  private static long toMicros(Instant instant) {
-    return Math.addExact(
-        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
-  }
-
-  private static void rollbackQuietly(Connection connection) {
-    try {
-      connection.rollback();
-    } catch (SQLException e) {
-      // The original failure is what the caller needs to see.
-    }
-  }
-
-  private static SQLException withContext(String context, Exception e) {
-    if (e instanceof SQLException sql) {
-      return new SQLException(
-          context + ": " + sql.getMessage(), sql.getSQLState(), sql.getErrorCode(), sql);
-    }
-    return new SQLException(context + ": " + e.getMessage(), e);
   }
 
   /**
@@ -265,12 +164,7 @@ public final class WorkloadWriter {
 
     /** The most changes per second to write; 0 (the default) writes as fast as possible. */
     public Builder eventsPerSecond(double eventsPerSecond) {
-      if (!(eventsPerSecond >= 0) || Double.isInfinite(eventsPerSecond)) {
-        throw new IllegalArgumentException(
-            "eventsPerSecond must be a finite number >= 0 (0 for no limit), got "
-                + eventsPerSecond);
-      }
-      this.eventsPerSecond = eventsPerSecond;
+      this.eventsPerSecond = CommitLoop.checkRate(eventsPerSecond);
       return this;
     }
 
@@ -280,11 +174,7 @@ public final class WorkloadWriter {
      * current rows stay the same, but the source positions and commit times do not.
      */
     public Builder transactionsPerCommit(int transactionsPerCommit) {
-      if (transactionsPerCommit < 1) {
-        throw new IllegalArgumentException(
-            "transactionsPerCommit must be at least 1, got " + transactionsPerCommit);
-      }
-      this.transactionsPerCommit = transactionsPerCommit;
+      this.transactionsPerCommit = CommitLoop.checkTransactionsPerCommit(transactionsPerCommit);
       return this;
     }
 

@@ -2,12 +2,10 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.JdbcUrls;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.Locale;
 import java.util.Objects;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -36,15 +34,15 @@ public final class ExternalPostgres implements PostgresSource {
 
   private final String kind;
   private final String jdbcUrl;
-  private final URI uri;
+  private final JdbcUrls.Parts parts;
   private final Credentials admin;
   private final Credentials cdc;
 
   private ExternalPostgres(
-      String kind, String jdbcUrl, URI uri, Credentials admin, Credentials cdc) {
+      String kind, String jdbcUrl, JdbcUrls.Parts parts, Credentials admin, Credentials cdc) {
     this.kind = kind;
     this.jdbcUrl = jdbcUrl;
-    this.uri = uri;
+    this.parts = parts;
     this.admin = admin;
     this.cdc = cdc;
   }
@@ -66,17 +64,17 @@ public final class ExternalPostgres implements PostgresSource {
 
   @Override
   public String host() {
-    return uri.getHost();
+    return parts.host();
   }
 
   @Override
   public int port() {
-    return uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
+    return parts.port();
   }
 
   @Override
   public String database() {
-    return uri.getPath().substring(1);
+    return parts.database();
   }
 
   @Override
@@ -149,56 +147,13 @@ public final class ExternalPostgres implements PostgresSource {
                 + jdbcUrl
                 + ": set the user and password that may create tables and write in the database");
       }
-      URI uri = parse(jdbcUrl);
-      return new ExternalPostgres(kind, jdbcUrl, uri, admin, cdc == null ? admin : cdc);
-    }
-
-    private static URI parse(String url) {
-      String shown = Redactor.redact(url);
-      if (!url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql://")) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + shown
-                + "' is not a jdbc:postgresql://host:port/database URL, e.g."
-                + " jdbc:postgresql://db.example.com:5432/lab");
-      }
-      URI uri;
-      try {
-        uri = new URI(url.substring("jdbc:".length()));
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + shown
-                + "' cannot be parsed ("
-                + e.getReason()
-                + "): use jdbc:postgresql://host:port/database",
-            e);
-      }
-      if (uri.getRawUserInfo() != null || SourceEndpoint.holdsCredentials(url)) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + shown
-                + "' holds credentials: remove them from the URL and give the password"
-                + " separately, so that it never reaches a log or a record");
-      }
-      if (uri.getHost() == null || uri.getHost().isEmpty() || url.indexOf(',') >= 0) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + shown
-                + "' names no single host: use jdbc:postgresql://host:port/database (one host)");
-      }
-      String path = uri.getPath() == null ? "" : uri.getPath();
-      if (path.length() < 2 || path.indexOf('/', 1) >= 0) {
-        throw new IllegalArgumentException(
-            "The source URL '"
-                + shown
-                + "' names no database: add it to the path, e.g. jdbc:postgresql://"
-                + uri.getHost()
-                + ":"
-                + (uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort())
-                + "/lab");
-      }
-      return uri;
+      JdbcUrls.Parts parts =
+          JdbcUrls.parse(
+              jdbcUrl,
+              "postgresql",
+              DEFAULT_PORT,
+              ", e.g. jdbc:postgresql://db.example.com:5432/lab");
+      return new ExternalPostgres(kind, jdbcUrl, parts, admin, cdc == null ? admin : cdc);
     }
 
     private static Credentials credentials(String role, String user, String password) {

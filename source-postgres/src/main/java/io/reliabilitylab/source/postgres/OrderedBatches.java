@@ -1,5 +1,7 @@
 package io.reliabilitylab.source.postgres;
 
+import io.reliabilitylab.source.jdbc.CommitLoop;
+import io.reliabilitylab.source.jdbc.RowValues;
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
@@ -23,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * WAL. Updates and deletes match their before images' keys and event ids and must match one row
  * each: event ids are unique, so a short count means the table no longer follows the workload.
  */
-final class OrderedBatches implements AutoCloseable {
+final class OrderedBatches implements CommitLoop.ChangeStatements {
 
+  private static final RowValues ROWS = RowValues.LOCAL_DATE_TIME;
   private static final List<Column> COLUMNS = TableSchema.ORDERS.columns();
   private static final String KEY = "order_id";
   private static final int KEY_INDEX = TableSchema.ORDERS.indexOf(KEY);
@@ -43,7 +46,7 @@ final class OrderedBatches implements AutoCloseable {
   private @Nullable Kind kind;
 
   OrderedBatches(Connection connection, String table) throws SQLException {
-    String columns = PostgresRows.columnList(TableSchema.ORDERS);
+    String columns = RowValues.columnList(TableSchema.ORDERS, Identifiers::quote);
     String assignments =
         COLUMNS.stream()
             .map(column -> Identifiers.quote(column.name()) + " = ?")
@@ -66,7 +69,8 @@ final class OrderedBatches implements AutoCloseable {
   }
 
   /** Adds a change after the ones before it. */
-  void add(SourceChange change) throws SQLException {
+  @Override
+  public void add(SourceChange change) throws SQLException {
     Kind next = kindOf(change);
     if (kind != null && kind != next) {
       flush();
@@ -74,10 +78,10 @@ final class OrderedBatches implements AutoCloseable {
     kind = next;
     batched.add(change);
     if (change instanceof SourceChange.Insert inserted) {
-      PostgresRows.bind(insert, 1, inserted.after());
+      ROWS.bind(insert, 1, inserted.after());
       insert.addBatch();
     } else if (change instanceof SourceChange.Update updated) {
-      PostgresRows.bind(update, 1, updated.after());
+      ROWS.bind(update, 1, updated.after());
       bindMatch(update, COLUMNS.size() + 1, updated.before());
       update.addBatch();
     } else {
@@ -87,7 +91,8 @@ final class OrderedBatches implements AutoCloseable {
   }
 
   /** Sends the pending batch. */
-  void flush() throws SQLException {
+  @Override
+  public void flush() throws SQLException {
     if (kind == null) {
       return;
     }

@@ -2,6 +2,8 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.ResultRows;
+import io.reliabilitylab.source.jdbc.RowValues;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
@@ -10,11 +12,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import org.apiguardian.api.API;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a PostgreSQL source table as a {@link RowSet} at one consistent point (a repeatable-read
@@ -64,7 +64,7 @@ public final class PostgresRowReader implements RowSet {
   public CloseableIterator<Row> open() {
     String sql =
         "SELECT "
-            + PostgresRows.columnList(schema)
+            + RowValues.columnList(schema, Identifiers::quote)
             + " FROM public."
             + Identifiers.quote(table)
             + " ORDER BY "
@@ -81,9 +81,10 @@ public final class PostgresRowReader implements RowSet {
       PreparedStatement statement =
           connection.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
       statement.setFetchSize(FETCH_SIZE);
-      return new Rows(connection, statement.executeQuery());
+      return new ResultRows(
+          connection, statement.executeQuery(), row -> RowValues.read(row, schema), this::failure);
     } catch (SQLException e) {
-      closeQuietly(connection);
+      ResultRows.closeQuietly(connection);
       throw failure(e);
     }
   }
@@ -100,69 +101,8 @@ public final class PostgresRowReader implements RowSet {
         e);
   }
 
-  private static void closeQuietly(@Nullable Connection connection) {
-    if (connection != null) {
-      try {
-        connection.close();
-      } catch (SQLException e) {
-        // nothing more to release
-      }
-    }
-  }
-
   @Override
   public String toString() {
     return "PostgresRowReader[" + description() + "]";
-  }
-
-  private final class Rows implements CloseableIterator<Row> {
-    private final Connection connection;
-    private final ResultSet result;
-    private @Nullable Row next;
-    private boolean done;
-
-    Rows(Connection connection, ResultSet result) {
-      this.connection = connection;
-      this.result = result;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (next != null) {
-        return true;
-      }
-      if (done) {
-        return false;
-      }
-      try {
-        if (result.next()) {
-          next = PostgresRows.read(result, schema);
-          return true;
-        }
-        close();
-        return false;
-      } catch (SQLException e) {
-        close();
-        throw failure(e);
-      }
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("No more rows in " + description());
-      }
-      Row row = next;
-      next = null;
-      return row;
-    }
-
-    @Override
-    public void close() {
-      if (!done) {
-        done = true;
-        closeQuietly(connection);
-      }
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.CommitLoop;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
@@ -9,13 +10,8 @@ import io.reliabilitylab.workload.Workload;
 import io.reliabilitylab.workload.WriteReport;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -39,16 +35,13 @@ public final class PostgresWorkloadWriter {
 
   private final PostgresSource source;
   private final String table;
-  private final double eventsPerSecond;
-  private final int transactionsPerCommit;
-  private final @Nullable BiConsumer<SourceTransaction, Instant> listener;
+  private final CommitLoop loop;
 
   private PostgresWorkloadWriter(Builder builder) {
     this.source = builder.source;
     this.table = builder.table;
-    this.eventsPerSecond = builder.eventsPerSecond;
-    this.transactionsPerCommit = builder.transactionsPerCommit;
-    this.listener = builder.listener;
+    this.loop =
+        new CommitLoop(builder.eventsPerSecond, builder.transactionsPerCommit, builder.listener);
   }
 
   /** A writer with the defaults: table {@code orders}, no rate limit, a commit per transaction. */
@@ -74,7 +67,8 @@ public final class PostgresWorkloadWriter {
         }
       }
     } catch (SQLException e) {
-      throw withContext("Inserting the workload's initial rows into " + table + " failed", e);
+      throw CommitLoop.withContext(
+          "Inserting the workload's initial rows into " + table + " failed", e);
     }
     return rows.size();
   }
@@ -90,86 +84,10 @@ public final class PostgresWorkloadWriter {
    */
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
-    long[] commitMicros = new long[transactions.size()];
-    long changes = 0;
-    long commits = 0;
-    long started = System.nanoTime();
     try (Connection connection = source.connect();
         OrderedBatches batches = new OrderedBatches(connection, table)) {
-      connection.setAutoCommit(false);
-      for (int first = 0; first < transactions.size(); first += transactionsPerCommit) {
-        int end = Math.min(transactions.size(), first + transactionsPerCommit);
-        if (Thread.interrupted()) {
-          throw new InterruptedException(
-              "Interrupted after " + first + " of " + transactions.size() + " transactions");
-        }
-        pace(started, changes);
-        int groupChanges = 0;
-        try {
-          for (SourceTransaction transaction : transactions.subList(first, end)) {
-            for (SourceChange change : transaction.changes()) {
-              batches.add(change);
-              groupChanges++;
-            }
-          }
-          batches.flush();
-          connection.commit();
-        } catch (SQLException | RuntimeException e) {
-          rollbackQuietly(connection);
-          throw withContext(
-              "Writing transactions "
-                  + transactions.get(first).ordinal()
-                  + "-"
-                  + transactions.get(end - 1).ordinal()
-                  + " to "
-                  + table
-                  + " failed",
-              e);
-        }
-        Instant committedAt = Instant.now();
-        long micros = ChronoUnit.MICROS.between(Instant.EPOCH, committedAt);
-        commits++;
-        changes += groupChanges;
-        for (int t = first; t < end; t++) {
-          commitMicros[t] = micros;
-          if (listener != null) {
-            listener.accept(transactions.get(t), committedAt);
-          }
-        }
-      }
+      return loop.write(connection, batches, transactions, table);
     }
-    return new WriteReport(
-        transactions.size(),
-        changes,
-        commits,
-        Duration.ofNanos(System.nanoTime() - started),
-        commitMicros);
-  }
-
-  private void pace(long started, long changesSoFar) throws InterruptedException {
-    if (eventsPerSecond > 0) {
-      long due = started + (long) (changesSoFar * 1_000_000_000.0 / eventsPerSecond);
-      long wait = due - System.nanoTime();
-      if (wait > 0) {
-        TimeUnit.NANOSECONDS.sleep(wait);
-      }
-    }
-  }
-
-  private static void rollbackQuietly(Connection connection) {
-    try {
-      connection.rollback();
-    } catch (SQLException e) {
-      // the failure that made the rollback necessary is what the caller needs to see
-    }
-  }
-
-  private static SQLException withContext(String context, Exception e) {
-    if (e instanceof SQLException sql) {
-      return new SQLException(
-          context + ": " + sql.getMessage(), sql.getSQLState(), sql.getErrorCode(), sql);
-    }
-    return new SQLException(context + ": " + e.getMessage(), e);
   }
 
   /** Settings for a writer. */
@@ -179,7 +97,7 @@ public final class PostgresWorkloadWriter {
     private String table = PostgresOrdersTable.DEFAULT_NAME;
     private double eventsPerSecond;
     private int transactionsPerCommit = 1;
-    private @Nullable BiConsumer<SourceTransaction, Instant> listener;
+    private CommitLoop.@Nullable Listener listener;
 
     private Builder(PostgresSource source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -193,27 +111,18 @@ public final class PostgresWorkloadWriter {
 
     /** The most changes per second to write; 0 (the default) writes as fast as possible. */
     public Builder eventsPerSecond(double eventsPerSecond) {
-      if (!(eventsPerSecond >= 0) || Double.isInfinite(eventsPerSecond)) {
-        throw new IllegalArgumentException(
-            "eventsPerSecond must be a finite number >= 0 (0 for no limit), got "
-                + eventsPerSecond);
-      }
-      this.eventsPerSecond = eventsPerSecond;
+      this.eventsPerSecond = CommitLoop.checkRate(eventsPerSecond);
       return this;
     }
 
     /** How many source transactions share one commit; more than 1 is for the bench only. */
     public Builder transactionsPerCommit(int transactionsPerCommit) {
-      if (transactionsPerCommit < 1) {
-        throw new IllegalArgumentException(
-            "transactionsPerCommit must be at least 1, got " + transactionsPerCommit);
-      }
-      this.transactionsPerCommit = transactionsPerCommit;
+      this.transactionsPerCommit = CommitLoop.checkTransactionsPerCommit(transactionsPerCommit);
       return this;
     }
 
     /** Called after each source transaction commits, with the client's clock then. */
-    public Builder listener(BiConsumer<SourceTransaction, Instant> listener) {
+    public Builder listener(CommitLoop.Listener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }

@@ -1,4 +1,6 @@
-package io.reliabilitylab.source.postgres;
+package io.reliabilitylab.source.jdbc;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.Row;
@@ -11,29 +13,43 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Converts between the spi's row values and PostgreSQL parameters and columns. Timestamps are
- * {@code timestamp} (without time zone) holding UTC wall-clock time, bound and read as {@link
- * LocalDateTime}, which pgjdbc carries to the microsecond whatever the JVM's zone.
+ * Converts between the spi's row values and JDBC parameters and columns. A {@code TIMESTAMP} holds
+ * UTC wall-clock time; how it is bound is the database's ({@link #UTC_TEXT}, {@link
+ * #LOCAL_DATE_TIME}); it is read back as a {@link LocalDateTime} in UTC either way.
  */
-final class PostgresRows {
+@API(status = EXPERIMENTAL)
+public enum RowValues {
+  /**
+   * Timestamps as SQL text to the microsecond: Connector/J 8.0 drops the fraction of a {@code
+   * Timestamp} or {@code LocalDateTime} parameter for MariaDB 10.x, whose handshake reports version
+   * {@code 5.5.5-...}, older than fractional-second support.
+   */
+  UTC_TEXT,
+  /** Timestamps as {@link LocalDateTime}, which pgjdbc carries to the microsecond. */
+  LOCAL_DATE_TIME;
 
-  private PostgresRows() {}
+  private static final DateTimeFormatter TIMESTAMP_TEXT =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
 
   /** Binds the row's values, in canonical column order, from parameter {@code first} on. */
-  static void bind(PreparedStatement statement, int first, Row row) throws SQLException {
+  public void bind(PreparedStatement statement, int first, Row row) throws SQLException {
     List<Column> columns = row.schema().columns();
     for (int i = 0; i < columns.size(); i++) {
       bind(statement, first + i, columns.get(i), row.get(i));
     }
   }
 
-  static void bind(PreparedStatement statement, int index, Column column, @Nullable Object value)
+  /** Binds one value of {@code column}'s type. */
+  public void bind(PreparedStatement statement, int index, Column column, @Nullable Object value)
       throws SQLException {
     if (value == null) {
       statement.setNull(index, sqlType(column));
@@ -46,13 +62,24 @@ final class PostgresRows {
       case BOOLEAN -> statement.setBoolean(index, (Boolean) value);
       case DOUBLE -> statement.setDouble(index, (Double) value);
       case DECIMAL -> statement.setBigDecimal(index, (BigDecimal) value);
-      case TIMESTAMP ->
-          statement.setObject(index, LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
+      case TIMESTAMP -> {
+        LocalDateTime utc = LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC);
+        if (this == UTC_TEXT) {
+          statement.setString(index, TIMESTAMP_TEXT.format(utc));
+        } else {
+          statement.setObject(index, utc);
+        }
+      }
     }
   }
 
+  /** A timestamp as SQL text in UTC to the microsecond. */
+  public static String timestampText(Instant instant) {
+    return TIMESTAMP_TEXT.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+  }
+
   /** Reads a row of {@code schema} from the current result row, columns in canonical order. */
-  static Row read(ResultSet result, TableSchema schema) throws SQLException {
+  public static Row read(ResultSet result, TableSchema schema) throws SQLException {
     List<Column> columns = schema.columns();
     List<@Nullable Object> values = new ArrayList<>(columns.size());
     for (int i = 0; i < columns.size(); i++) {
@@ -86,15 +113,15 @@ final class PostgresRows {
       case VARCHAR -> Types.VARCHAR;
       case BOOLEAN -> Types.BOOLEAN;
       case DOUBLE -> Types.DOUBLE;
-      case DECIMAL -> Types.NUMERIC;
+      case DECIMAL -> Types.DECIMAL;
       case TIMESTAMP -> Types.TIMESTAMP;
     };
   }
 
-  /** The schema's column names, quoted where SQL needs it, comma-separated. */
-  static String columnList(TableSchema schema) {
+  /** The schema's column names, each as {@code quote} writes it, comma-separated. */
+  public static String columnList(TableSchema schema, UnaryOperator<String> quote) {
     return schema.columns().stream()
-        .map(column -> Identifiers.quote(column.name()))
+        .map(column -> quote.apply(column.name()))
         .collect(Collectors.joining(", "));
   }
 }
