@@ -41,7 +41,11 @@ public final class VariantEvidence {
             CoordinatorFailureInjector.CLUSTER_DIES));
     checkpointFailureReason(byScenario, "default", "");
     checkpointFailureReason(byScenario, "expired", "CHECKPOINT_EXPIRED");
-    checkpointFailureReason(byScenario, "restart-sync", "TASK_FAILURE");
+    // the sync-phase failure fails the task: Flink records the checkpoint as declined by the task,
+    // or, when the failover suspends the coordinator before the decline arrives (seen in CI on a
+    // loaded machine), as aborted by that suspension
+    checkpointFailureReason(
+        byScenario, "restart-sync", "TASK_FAILURE", "CHECKPOINT_COORDINATOR_SUSPEND");
     for (String variant :
         List.of(
             SinkCommitFailureInjector.FAIL_AFTER_SWAP,
@@ -66,12 +70,17 @@ public final class VariantEvidence {
 
   /** Flink's own reason for the failed checkpoint is recorded. */
   private static void checkpointFailureReason(
-      Map<String, RunRecord> byScenario, String variant, String reason) {
+      Map<String, RunRecord> byScenario, String variant, String... reasons) {
     assertThat(details(byScenario, new CheckpointFailureInjector().name(), variant))
         .as(variant)
         .hasEntrySatisfying(
             "checkpoint_failure_reason",
-            named -> assertThat(named).matches("[A-Z_]+").contains(reason));
+            named -> {
+              assertThat(named).matches("[A-Z_]+");
+              assertThat(java.util.Arrays.stream(reasons).anyMatch(named::contains))
+                  .as("%s names one of %s", named, java.util.Arrays.toString(reasons))
+                  .isTrue();
+            });
   }
 
   /** A commit that swapped the table's metadata and then failed is not committed again. */
