@@ -2,8 +2,9 @@ package io.reliabilitylab.runner;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.workload.SourceTransaction;
 import java.time.Duration;
 import java.util.List;
@@ -50,11 +51,11 @@ public final class BackgroundWrites implements AutoCloseable {
   /**
    * A writer that spreads {@code transactions} over about {@code span}, so they race the pipeline.
    */
-  public static WorkloadWriter paced(
-      SourceDatabase source, List<SourceTransaction> transactions, Duration span) {
+  public static ChangeWriter paced(
+      CdcSource source, List<SourceTransaction> transactions, Duration span) {
     long changes = transactions.stream().mapToLong(t -> t.changes().size()).sum();
     double perSecond = Math.max(MIN_EVENTS_PER_SECOND, changes * 1000.0 / span.toMillis());
-    return WorkloadWriter.builder(source).eventsPerSecond(perSecond).build();
+    return source.writer(WriterSettings.orders().eventsPerSecond(perSecond));
   }
 
   /** Starts {@code writes} on the writer thread. */

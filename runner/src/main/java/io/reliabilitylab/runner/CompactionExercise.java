@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.checks.CurrentChangelogConsistencyCheck;
 import io.reliabilitylab.record.ExerciseRecord;
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Evidence;
@@ -62,7 +62,7 @@ public final class CompactionExercise implements Exercise {
         new BackgroundWrites("lab-compaction-writer", context.timeout())) {
       // Paced, so the pipeline still streams while the rewrite runs; unpaced the rest would be
       // written (and committed) before the rewrite starts.
-      WorkloadWriter paced = BackgroundWrites.paced(context.source(), context.rest(), WRITE_SPAN);
+      ChangeWriter paced = BackgroundWrites.paced(context.source(), context.rest(), WRITE_SPAN);
       Future<?> writing = writes.submit(() -> paced.write(context.rest()));
       // Let the sink commit a few checkpoints of the streaming half first, so the rewrite races
       // real commits with equality deletes.

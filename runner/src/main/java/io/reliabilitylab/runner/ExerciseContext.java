@@ -3,7 +3,7 @@ package io.reliabilitylab.runner;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceTransaction;
@@ -23,7 +23,7 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL)
 public record ExerciseContext(
     PipelineUnderTest pipeline,
-    SourceDatabase source,
+    CdcSource source,
     Workload workload,
     int baselineCount,
     Duration timeout,

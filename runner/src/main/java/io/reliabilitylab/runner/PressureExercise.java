@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.record.ExerciseRecord;
 import io.reliabilitylab.record.RunRecord;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Evidence;
 import io.reliabilitylab.spi.fault.FaultPosition;
@@ -108,12 +108,15 @@ public final class PressureExercise implements Exercise {
         Future<?> burst =
             writes.submit(
                 () ->
-                    WorkloadWriter.builder(context.source())
-                        .transactionsPerCommit(20)
-                        .listener(
-                            (transaction, committedAt) ->
-                                writtenMax.accumulateAndGet(lastWritten(transaction), Math::max))
-                        .build()
+                    context
+                        .source()
+                        .writer(
+                            WriterSettings.orders()
+                                .transactionsPerCommit(20)
+                                .listener(
+                                    (transaction, committedAt) ->
+                                        writtenMax.accumulateAndGet(
+                                            lastWritten(transaction), Math::max)))
                         .write(rest));
         Instant deadline = throttledAt.plus(context.timeout());
         while (true) {

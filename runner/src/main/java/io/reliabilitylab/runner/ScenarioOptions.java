@@ -14,7 +14,7 @@ import org.apiguardian.api.API;
  * The {@link io.reliabilitylab.spi.pipeline.LabOptions} of one scenario's pipeline. The source is
  * not among them: it reaches the pipeline as {@link
  * io.reliabilitylab.spi.pipeline.PipelineConfig#source()}, built by {@link
- * io.reliabilitylab.source.mysql.SourceDatabase#endpoint(String)}.
+ * io.reliabilitylab.source.jdbc.CdcSource#endpoint(String)}.
  */
 @API(status = EXPERIMENTAL)
 public final class ScenarioOptions {

@@ -6,7 +6,7 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.phase.Lab;
 import io.reliabilitylab.runner.phase.Lifecycle;
 import io.reliabilitylab.runner.phase.PhaseListener;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -55,7 +55,7 @@ public final class ScenarioRunner {
    * @param command the command line that started the lab, for the record (secrets are masked)
    */
   public ScenarioRunner(
-      SourceDatabase source,
+      CdcSource source,
       Path outDirectory,
       List<PipelineProvider> pipelines,
       List<ReconciliationCheck> checks,
@@ -88,7 +88,7 @@ public final class ScenarioRunner {
   }
 
   /** A builder of a runner on {@code source}, started by the caller. */
-  public static Builder builder(SourceDatabase source) {
+  public static Builder builder(CdcSource source) {
     return new Builder(source);
   }
 
@@ -111,7 +111,7 @@ public final class ScenarioRunner {
    */
   @API(status = EXPERIMENTAL)
   public static final class Builder {
-    private final SourceDatabase source;
+    private final CdcSource source;
     private Path outDirectory = Path.of("lab-runs");
     private List<PipelineProvider> pipelines = List.of();
     private List<ReconciliationCheck> checks = List.of();
@@ -120,7 +120,7 @@ public final class ScenarioRunner {
     private Clock clock = Clock.systemUTC();
     private PhaseListener phaseListener = PhaseListener.NONE;
 
-    private Builder(SourceDatabase source) {
+    private Builder(CdcSource source) {
       this.source = Objects.requireNonNull(source, "source");
     }
 

@@ -7,7 +7,7 @@ import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.ChangelogWalk;
 import io.reliabilitylab.runner.phase.Prepare;
 import io.reliabilitylab.runner.phase.RunningPipeline;
-import io.reliabilitylab.source.mysql.OrdersTable;
+import io.reliabilitylab.source.jdbc.SourceTable;
 import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.source.mysql.WorkloadWriter;
 import io.reliabilitylab.spi.data.ChangeOp;
@@ -115,7 +115,7 @@ public final class Bench {
     configuration.putAll(config.describe());
     configuration.put("source.kind", source.kind());
     stackVersions.put("source", serverVersion());
-    OrdersTable table = Prepare.freshTable(source);
+    SourceTable table = Prepare.freshTable(source);
     Path benchDirectory = Files.createDirectories(workDirectory.resolve(RunId.next(started)));
 
     Map<String, BenchReport.Mode> modes = new LinkedHashMap<>();
@@ -144,7 +144,7 @@ public final class Bench {
   /** One mode's phases, on one pipeline run. */
   private final class ModeRun {
     private final BenchMode mode;
-    private final OrdersTable table;
+    private final SourceTable table;
     private final Path directory;
     private final WorkloadConfig workloadConfig;
     // Each part is let go once written for the last time, and the backlog part is generated again
@@ -156,7 +156,7 @@ public final class Bench {
     private final long lastWorkloadEventId;
     private BenchReport.@Nullable Sustain sustain;
 
-    ModeRun(BenchMode mode, OrdersTable table, Path directory) {
+    ModeRun(BenchMode mode, SourceTable table, Path directory) {
       this.mode = mode;
       this.table = table;
       this.directory = directory;

@@ -6,7 +6,7 @@ import io.reliabilitylab.harness.explore.ScenarioTrials;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.runner.discovery.Discovered;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.nio.file.Path;
@@ -25,13 +25,12 @@ final class Exploration implements AutoCloseable {
 
   private static final String SCENARIO_PREFIX = "explore:";
 
-  private final SourceDatabase source;
+  private final CdcSource source;
   private final ExploreSpace space;
   private final Explorer explorer;
   private final WaitStatus status;
 
-  private Exploration(
-      SourceDatabase source, ExploreSpace space, Explorer explorer, WaitStatus status) {
+  private Exploration(CdcSource source, ExploreSpace space, Explorer explorer, WaitStatus status) {
     this.source = source;
     this.space = space;
     this.explorer = explorer;
@@ -68,7 +67,7 @@ final class Exploration implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    SourceDatabase source = sourceOptions.open();
+    CdcSource source = sourceOptions.open();
     WaitStatus status =
         new WaitStatus(
             spec.commandLine().getOut(),

@@ -6,7 +6,7 @@ import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.runner.suite.Suite;
 import io.reliabilitylab.runner.suite.SuiteListener;
 import io.reliabilitylab.runner.suite.SuiteResult;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -144,7 +144,7 @@ final class RunCommand implements Callable<Integer> {
       }
       console.scenarios(suite.plans().size());
       OutputDirectory.require(spec, out);
-      try (SourceDatabase source = sourceOptions.open()) {
+      try (CdcSource source = sourceOptions.open()) {
         SuiteResult result = suite.run(source);
         printer.flush();
         return result.exitCode().code();

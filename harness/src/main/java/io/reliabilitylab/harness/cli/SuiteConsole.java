@@ -7,7 +7,7 @@ import io.reliabilitylab.record.SuiteSummary;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.suite.SuiteListener;
 import io.reliabilitylab.runner.suite.SuiteResult;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import java.io.PrintWriter;
@@ -64,7 +64,7 @@ final class SuiteConsole implements SuiteListener, AutoCloseable {
   }
 
   @Override
-  public synchronized void suiteStarting(SourceDatabase source) {
+  public synchronized void suiteStarting(CdcSource source) {
     sourceName = source.kind() + " (" + source.jdbcUrl() + ")";
   }
 

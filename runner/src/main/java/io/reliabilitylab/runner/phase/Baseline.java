@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.WaitTimedOutException;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.workload.oracle.Expectation;
 import io.reliabilitylab.workload.oracle.Oracle;
@@ -39,7 +39,7 @@ public final class Baseline implements Phase {
       return Outcome.aborted("the job restarted " + restarts + " times before any fault");
     }
     Instant writeAt = scenario.clock().instant();
-    WorkloadWriter.to(scenario.source()).write(scenario.baseline());
+    scenario.source().writer(WriterSettings.of(scenario.table().name())).write(scenario.baseline());
     scenario.timing("workload", writeAt);
     if (!scenario.phased()) {
       return Outcome.proceed();

@@ -57,7 +57,7 @@ public final class CatchUpPhase implements Phase {
     scenario.record().timing("catch_up", Duration.between(catchUpAt, point.reachedAt()));
     // The workload is complete and the sink holds it: the sink reached the source's
     // position as it is now.
-    scenario.record().sourcePosition(SourcePositions.current(scenario.source()).orElse(null));
+    scenario.record().sourcePosition(scenario.source().position().orElse(null));
     scenario.caughtUp(point);
     return Outcome.proceed();
   }

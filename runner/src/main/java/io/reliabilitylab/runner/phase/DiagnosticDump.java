@@ -37,7 +37,7 @@ final class DiagnosticDump {
       }
     }
     try {
-      dump.sourcePosition(SourcePositions.current(scenario.source()).orElse(null));
+      dump.sourcePosition(scenario.source().position().orElse(null));
     } catch (Exception e) {
       dump.detail("source_position", "unavailable: " + Failures.oneLine(e));
     }

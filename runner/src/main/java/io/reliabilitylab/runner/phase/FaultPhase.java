@@ -5,7 +5,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import io.reliabilitylab.runner.BackgroundWrites;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.WorkloadPhases;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.workload.SourceTransaction;
 import java.time.Duration;
@@ -78,7 +78,13 @@ public final class FaultPhase implements Phase {
       throws Exception {
     List<FaultInjection.Armed> armed = scenario.armedAtSubmission();
     try (BackgroundWrites writes = writes(scenario)) {
-      Future<?> writing = writes.submit(() -> WorkloadWriter.to(scenario.source()).write(segment));
+      Future<?> writing =
+          writes.submit(
+              () ->
+                  scenario
+                      .source()
+                      .writer(WriterSettings.of(scenario.table().name()))
+                      .write(segment));
       while (!armed.isEmpty()) {
         FaultInjection.complete(scenario, armed.remove(0));
       }

@@ -2,7 +2,7 @@ package io.reliabilitylab.runner.phase;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 @API(status = INTERNAL)
 public record Lab(
-    SourceDatabase source,
+    CdcSource source,
     Path outDirectory,
     List<PipelineProvider> pipelines,
     List<ReconciliationCheck> checks,

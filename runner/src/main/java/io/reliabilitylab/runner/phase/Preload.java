@@ -2,7 +2,7 @@ package io.reliabilitylab.runner.phase;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import java.time.Instant;
 import org.apiguardian.api.API;
 
@@ -24,7 +24,7 @@ public final class Preload implements Phase {
       return Outcome.proceed();
     }
     Instant preloadAt = scenario.clock().instant();
-    WorkloadWriter.to(scenario.source()).write(scenario.baseline());
+    scenario.source().writer(WriterSettings.of(scenario.table().name())).write(scenario.baseline());
     scenario.timing("preload", preloadAt);
     int faults = scenario.plan().snapshotPhaseFaults();
     scenario.onJobSubmitted(

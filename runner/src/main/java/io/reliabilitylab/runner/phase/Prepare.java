@@ -2,10 +2,9 @@ package io.reliabilitylab.runner.phase;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
-import io.reliabilitylab.source.mysql.CdcPrerequisites;
-import io.reliabilitylab.source.mysql.OrdersTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.SourceNotReadyException;
+import io.reliabilitylab.source.jdbc.CaptureNotReadyException;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.SourceTable;
 import org.apiguardian.api.API;
 
 /**
@@ -23,10 +22,10 @@ public final class Prepare implements Phase {
 
   @Override
   public Outcome run(Scenario scenario) throws Exception {
-    OrdersTable table;
+    SourceTable table;
     try {
       table = freshTable(scenario.source());
-    } catch (SourceNotReadyException e) {
+    } catch (CaptureNotReadyException e) {
       return Outcome.aborted(e.getMessage());
     }
     scenario.prepared(table, scenario.lab().provider(scenario.plan().pipeline()));
@@ -37,12 +36,12 @@ public final class Prepare implements Phase {
    * Resets the source's orders table and verifies the source's CDC prerequisites; returns the
    * table.
    *
-   * @throws SourceNotReadyException naming each prerequisite the source lacks
+   * @throws CaptureNotReadyException naming each prerequisite the source lacks
    */
-  public static OrdersTable freshTable(SourceDatabase source) throws Exception {
-    OrdersTable table = OrdersTable.in(source);
+  public static SourceTable freshTable(CdcSource source) throws Exception {
+    SourceTable table = source.orders();
     table.reset();
-    CdcPrerequisites.verify(source);
+    table.verifyCapture();
     return table;
   }
 }

@@ -6,7 +6,6 @@ import io.reliabilitylab.checks.sort.ReadOnce;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.RowSetDiff;
-import io.reliabilitylab.source.mysql.SourceRowReader;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.EvidenceSample;
@@ -14,6 +13,7 @@ import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.TableAccess;
@@ -89,7 +89,9 @@ public final class Reconcile implements Phase {
     Path spill = Files.createDirectories(scenario.directory().resolve("spill"));
     // Every check reads the same snapshots and source rows: read from their stores once.
     try (ReadOnce.Copies copies = new ReadOnce.Copies(spill.resolve("inputs"))) {
-      RowSet sourceRows = ReadOnce.rows(SourceRowReader.orders(scenario.source()), copies);
+      RowSet sourceRows =
+          ReadOnce.rows(
+              scenario.source().rows(TableSchema.ORDERS, scenario.table().name()), copies);
       // The lab checks itself first: the source must hold what the oracle expects, or every
       // later verdict would compare against a wrong reference.
       CheckResult sourceMatchesOracle =

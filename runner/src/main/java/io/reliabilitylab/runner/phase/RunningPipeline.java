@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.runner.Capabilities;
 import io.reliabilitylab.runner.ScenarioOptions;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -36,7 +36,7 @@ public record RunningPipeline(PipelineUnderTest pipeline, JobControl job, TableA
    * files (warehouse, checkpoints) in {@code directory}, with {@code options} on top.
    */
   public static PipelineConfig configuration(
-      SourceDatabase source,
+      CdcSource source,
       String table,
       Path directory,
       Map<String, String> options,

@@ -9,8 +9,8 @@ import io.reliabilitylab.record.ScenarioInfo;
 import io.reliabilitylab.runner.CatchUp;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.WorkloadPhases;
-import io.reliabilitylab.source.mysql.OrdersTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.SourceTable;
 import io.reliabilitylab.spi.Failures;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -52,7 +52,7 @@ public final class Scenario {
   private final int baselineCount;
   private final List<FaultInjection.Armed> armedAtSubmission = new CopyOnWriteArrayList<>();
   private JobSubmittedListener onJobSubmitted = JobSubmittedListener.NONE;
-  private @Nullable OrdersTable table;
+  private @Nullable SourceTable table;
   private @Nullable PipelineProvider provider;
   private @Nullable RunningPipeline running;
   private CatchUp.@Nullable Point caughtUp;
@@ -79,7 +79,7 @@ public final class Scenario {
     Instant started = lab.clock().instant();
     String runId = RunId.next(started);
     Path directory = Files.createDirectories(lab.outDirectory().resolve(runId));
-    SourceDatabase source = lab.source();
+    CdcSource source = lab.source();
     RunRecord.Builder record =
         RunRecord.builder(runId, started)
             .command(lab.command())
@@ -97,7 +97,7 @@ public final class Scenario {
     return new Scenario(lab, plan, workload, directory, record);
   }
 
-  private static String serverVersion(SourceDatabase source) {
+  private static String serverVersion(CdcSource source) {
     try {
       return source.serverVersion();
     } catch (Exception e) {
@@ -132,7 +132,7 @@ public final class Scenario {
     return record;
   }
 
-  public SourceDatabase source() {
+  public CdcSource source() {
     return lab.source();
   }
 
@@ -173,12 +173,12 @@ public final class Scenario {
     record.timing(phase, Duration.between(since, clock().instant()));
   }
 
-  void prepared(OrdersTable preparedTable, PipelineProvider chosen) {
+  void prepared(SourceTable preparedTable, PipelineProvider chosen) {
     this.table = preparedTable;
     this.provider = chosen;
   }
 
-  public OrdersTable table() {
+  public SourceTable table() {
     return Objects.requireNonNull(table, "the source table is not prepared yet");
   }
 

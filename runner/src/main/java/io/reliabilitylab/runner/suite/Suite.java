@@ -12,7 +12,7 @@ import io.reliabilitylab.runner.FaultSelection;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.ScenarioRunner;
 import io.reliabilitylab.runner.phase.Lab;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -41,7 +41,7 @@ import org.apiguardian.api.API;
  *     .seed(42).events(2_000)
  *     .outDirectory(Path.of("lab-runs"))
  *     .build(); // a selection naming nothing known is refused here, before any source starts
- * try (SourceDatabase source = EmbeddedMariaDb.start()) {
+ * try (CdcSource source = EmbeddedMariaDb.start()) {
  *   SuiteResult result = suite.run(source);
  *   System.exit(result.exitCode().code());
  * }
@@ -84,7 +84,7 @@ public final class Suite {
    * Runs every scenario on {@code source}, started by the caller, writes the summary record and
    * tells the listeners; returns the records and the summary.
    */
-  public SuiteResult run(SourceDatabase source) throws Exception {
+  public SuiteResult run(CdcSource source) throws Exception {
     ScenarioRunner runner =
         ScenarioRunner.builder(source)
             .outDirectory(outDirectory)

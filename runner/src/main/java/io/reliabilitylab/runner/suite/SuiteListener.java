@@ -4,7 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.ScenarioPlan;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import org.apiguardian.api.API;
 
 /**
@@ -16,7 +16,7 @@ import org.apiguardian.api.API;
 public interface SuiteListener {
 
   /** The suite starts on {@code source}, before its first scenario. */
-  default void suiteStarting(SourceDatabase source) throws Exception {}
+  default void suiteStarting(CdcSource source) throws Exception {}
 
   /** A scenario is about to run. */
   default void scenarioStarting(ScenarioPlan plan) throws Exception {}

@@ -2,13 +2,16 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.spi.data.SourcePosition;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -57,6 +60,26 @@ public final class BinlogClients {
         }
       }
       return threads;
+    }
+  }
+
+  /** The binlog file and position the server writes at now, or empty when the binlog is off. */
+  static Optional<SourcePosition> currentPosition(SourceDatabase source) throws SQLException {
+    try (Connection connection = source.connect();
+        Statement statement = connection.createStatement()) {
+      // MySQL 8.4 renamed the statement; MariaDB and MySQL 8.0 know the old one.
+      ResultSet rows;
+      try {
+        rows = statement.executeQuery("SHOW MASTER STATUS");
+      } catch (SQLException e) {
+        rows = statement.executeQuery("SHOW BINARY LOG STATUS");
+      }
+      try (ResultSet status = rows) {
+        if (!status.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(SourcePosition.of(status.getString(1), status.getLong(2), 0));
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.SourceTable;
 import io.reliabilitylab.spi.data.TableSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -23,7 +24,7 @@ import org.apiguardian.api.API;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class OrdersTable {
+public final class OrdersTable implements SourceTable {
 
   /** The table name the lab uses unless told otherwise. */
   public static final String DEFAULT_NAME = TableSchema.ORDERS.name();
@@ -72,7 +73,7 @@ public final class OrdersTable {
         + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
   }
 
-  /** The table's name. */
+  @Override
   public String name() {
     return name;
   }
@@ -83,6 +84,7 @@ public final class OrdersTable {
   }
 
   /** {@code database.table}, as a CDC source's table list names it. */
+  @Override
   public String qualifiedName() {
     return source.database() + "." + name;
   }
@@ -97,6 +99,7 @@ public final class OrdersTable {
   }
 
   /** Drops and re-creates the table, empty. */
+  @Override
   public void reset() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement()) {
@@ -106,6 +109,7 @@ public final class OrdersTable {
   }
 
   /** Drops the table if it exists. */
+  @Override
   public void drop() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement()) {
@@ -114,6 +118,7 @@ public final class OrdersTable {
   }
 
   /** How many rows the table holds. */
+  @Override
   public long rowCount() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement();
@@ -124,6 +129,7 @@ public final class OrdersTable {
   }
 
   /** The largest {@code event_id} in the table, empty when the table is. */
+  @Override
   public OptionalLong maxEventId() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement();
@@ -132,6 +138,15 @@ public final class OrdersTable {
       long max = result.getLong(1);
       return result.wasNull() ? OptionalLong.empty() : OptionalLong.of(max);
     }
+  }
+
+  /**
+   * Verifies the server's binlog settings and the CDC account's privileges ({@link
+   * CdcPrerequisites}).
+   */
+  @Override
+  public void verifyCapture() {
+    CdcPrerequisites.verify(source);
   }
 
   @Override

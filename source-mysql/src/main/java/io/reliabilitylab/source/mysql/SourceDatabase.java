@@ -2,10 +2,13 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.spi.pipeline.SourceEndpoint;
-import io.reliabilitylab.spi.secret.Credentials;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.WriterSettings;
+import io.reliabilitylab.spi.data.SourcePosition;
+import io.reliabilitylab.spi.data.TableSchema;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -24,41 +27,25 @@ import org.apiguardian.api.API;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public interface SourceDatabase extends AutoCloseable {
+public interface SourceDatabase extends CdcSource {
 
   /** {@code embedded-mariadb}, {@code external} or {@code mysql-container}. */
+  @Override
   String kind();
 
   /** Server product and version as the server reports it, e.g. {@code 10.11.5-MariaDB-log}. */
+  @Override
   String serverVersion() throws SQLException;
 
-  /** The host to connect to, e.g. {@code 127.0.0.1}. */
-  String host();
-
-  /** The TCP port to connect to. */
-  int port();
-
   /** The database (schema) that holds the captured tables. */
+  @Override
   String database();
-
-  /** A JDBC URL for {@link #database()} without any credentials in it (safe to log and record). */
-  String jdbcUrl();
-
-  /** The account the CDC connector uses: its password is registered as a secret for redaction. */
-  Credentials cdcCredentials();
-
-  /**
-   * Where a pipeline finds {@code table} in this database and the CDC account it reads it with:
-   * what the lab starts a pipeline with.
-   */
-  default SourceEndpoint endpoint(String table) {
-    return new SourceEndpoint(jdbcUrl(), host(), port(), database(), table, cdcCredentials());
-  }
 
   /**
    * A new connection with the rights to create tables and write the workload, to {@link
    * #database()}, session time zone {@code +00:00}, auto-commit on. The caller closes it.
    */
+  @Override
   Connection connect() throws SQLException;
 
   /**
@@ -69,7 +56,37 @@ public interface SourceDatabase extends AutoCloseable {
     return SourceJdbc.open(jdbcUrl(), cdcCredentials());
   }
 
-  /** Stops what the lab started; never throws, and is safe to call more than once. */
   @Override
-  void close();
+  default OrdersTable orders(String name) {
+    return OrdersTable.in(this, name);
+  }
+
+  @Override
+  default OrdersTable orders() {
+    return OrdersTable.in(this);
+  }
+
+  @Override
+  default WorkloadWriter writer(WriterSettings settings) {
+    WorkloadWriter.Builder builder =
+        WorkloadWriter.builder(this)
+            .table(settings.table())
+            .eventsPerSecond(settings.eventsPerSecond())
+            .transactionsPerCommit(settings.transactionsPerCommit());
+    if (settings.listener() != null) {
+      builder.listener(settings.listener());
+    }
+    return builder.build();
+  }
+
+  @Override
+  default SourceRowReader rows(TableSchema schema, String table) {
+    return SourceRowReader.table(this, schema, table);
+  }
+
+  /** The binlog file and offset now; empty when the binlog is off. */
+  @Override
+  default Optional<SourcePosition> position() throws SQLException {
+    return BinlogClients.currentPosition(this);
+  }
 }

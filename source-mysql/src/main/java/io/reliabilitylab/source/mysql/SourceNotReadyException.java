@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.CaptureNotReadyException;
 import java.util.List;
 import org.apiguardian.api.API;
 
@@ -10,13 +11,9 @@ import org.apiguardian.api.API;
  * privileges, or no connection. The message is one line naming each missing setting and what to do.
  */
 @API(status = EXPERIMENTAL)
-public final class SourceNotReadyException extends RuntimeException {
+public final class SourceNotReadyException extends CaptureNotReadyException {
 
   private static final long serialVersionUID = 1L;
-
-  /** The problems, one sentence each; the message joins them. */
-  @SuppressWarnings("serial") // An immutable List.copyOf list, which is serializable.
-  private final List<String> problems;
 
   public SourceNotReadyException(List<String> problems) {
     this(problems, null);
@@ -24,13 +21,7 @@ public final class SourceNotReadyException extends RuntimeException {
 
   public SourceNotReadyException(
       List<String> problems, @org.jspecify.annotations.Nullable Throwable cause) {
-    super(message(problems), cause);
-    this.problems = List.copyOf(problems);
-  }
-
-  /** Each problem found, as one sentence saying what is wrong and what to do. */
-  public List<String> problems() {
-    return problems;
+    super(message(problems), problems, cause);
   }
 
   private static String message(List<String> problems) {

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.mysql;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.source.jdbc.CommitLoop;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.TableSchema;
@@ -45,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class WorkloadWriter {
+public final class WorkloadWriter implements ChangeWriter {
 
   /** Called after each source transaction commits, in order, on the writing thread. */
   @API(status = EXPERIMENTAL)
@@ -81,6 +82,7 @@ public final class WorkloadWriter {
    * Inserts the workload's initial rows, in batches, before the capture starts (a snapshot reads
    * them). Returns how many rows it inserted.
    */
+  @Override
   public int insertInitialRows(Workload workload) throws SQLException {
     Objects.requireNonNull(workload, "workload");
     List<Row> rows = workload.initialRows();
@@ -103,6 +105,7 @@ public final class WorkloadWriter {
   }
 
   /** Writes all the workload's transactions (not its initial rows). */
+  @Override
   public WriteReport write(Workload workload) throws SQLException, InterruptedException {
     Objects.requireNonNull(workload, "workload");
     return write(workload.transactions());
@@ -113,6 +116,7 @@ public final class WorkloadWriter {
    * (throwing {@link InterruptedException}); a failing transaction is rolled back and fails the
    * write with an {@link SQLException} naming it.
    */
+  @Override
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
     Objects.requireNonNull(transactions, "transactions");
@@ -150,7 +154,7 @@ public final class WorkloadWriter {
     private String table = OrdersTable.DEFAULT_NAME;
     private double eventsPerSecond;
     private int transactionsPerCommit = 1;
-    private @Nullable Listener listener;
+    private CommitLoop.@Nullable Listener listener;
 
     private Builder(SourceDatabase source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -179,7 +183,7 @@ public final class WorkloadWriter {
     }
 
     /** Called after each source transaction commits. */
-    public Builder listener(Listener listener) {
+    public Builder listener(CommitLoop.Listener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }

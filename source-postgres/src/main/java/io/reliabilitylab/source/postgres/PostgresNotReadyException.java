@@ -2,6 +2,7 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.CaptureNotReadyException;
 import java.util.List;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -12,21 +13,12 @@ import org.jspecify.annotations.Nullable;
  * problem and the statement that fixes it.
  */
 @API(status = EXPERIMENTAL)
-public final class PostgresNotReadyException extends RuntimeException {
+public final class PostgresNotReadyException extends CaptureNotReadyException {
 
   private static final long serialVersionUID = 1L;
 
-  @SuppressWarnings("serial") // an immutable List.copyOf list, which is serializable
-  private final List<String> problems;
-
   public PostgresNotReadyException(List<String> problems, @Nullable Throwable cause) {
-    super(message(problems), cause);
-    this.problems = List.copyOf(problems);
-  }
-
-  /** Each problem, one sentence saying what is wrong and what to run. */
-  public List<String> problems() {
-    return problems;
+    super(message(problems), problems, cause);
   }
 
   private static String message(List<String> problems) {

@@ -2,6 +2,7 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.SourceTable;
 import io.reliabilitylab.spi.data.TableSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,13 +25,16 @@ import org.apiguardian.api.API;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class PostgresOrdersTable {
+public final class PostgresOrdersTable implements SourceTable {
 
   /** The table name the lab uses unless told otherwise. */
   public static final String DEFAULT_NAME = TableSchema.ORDERS.name();
 
-  /** Lower case, since PostgreSQL folds unquoted names; 63 bytes at most. */
-  private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  /**
+   * Lower case, since PostgreSQL folds unquoted names; 59 bytes at most, so that its publication's
+   * name ({@link #publicationOf}) fits PostgreSQL's 63.
+   */
+  private static final Pattern TABLE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,58}");
 
   private final PostgresSource source;
   private final String name;
@@ -74,12 +78,21 @@ public final class PostgresOrdersTable {
         + ")";
   }
 
-  /** The table's name. */
+  /**
+   * The publication the lab creates with the table, carrying its changes to {@code pgoutput}: what
+   * a pipeline capturing {@code table} subscribes to.
+   */
+  public static String publicationOf(String table) {
+    return "srl_" + checkName(table);
+  }
+
+  @Override
   public String name() {
     return name;
   }
 
   /** {@code public.table}, as a capture's table list names it. */
+  @Override
   public String qualifiedName() {
     return "public." + name;
   }
@@ -89,25 +102,42 @@ public final class PostgresOrdersTable {
     return CaptureTarget.table("public", name).withPublication(publication);
   }
 
-  /** Drops and re-creates the table, empty, with replica identity {@code FULL}. */
+  /**
+   * Drops and re-creates the table, empty, with replica identity {@code FULL}, and its publication
+   * ({@link #publicationOf}), as the table's owner: the capture role needs no ownership.
+   */
+  @Override
   public void reset() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement()) {
+      statement.execute("DROP PUBLICATION IF EXISTS " + publicationOf(name));
       statement.execute("DROP TABLE IF EXISTS " + name);
       statement.execute(createStatement(name));
       statement.execute("ALTER TABLE " + name + " REPLICA IDENTITY FULL");
+      statement.execute("CREATE PUBLICATION " + publicationOf(name) + " FOR TABLE " + name);
     }
   }
 
-  /** Drops the table if it exists. */
+  /** Drops the table and its publication if they exist. */
+  @Override
   public void drop() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement()) {
+      statement.execute("DROP PUBLICATION IF EXISTS " + publicationOf(name));
       statement.execute("DROP TABLE IF EXISTS " + name);
     }
   }
 
-  /** How many rows the table holds. */
+  /**
+   * Verifies, as the capture role, logical decoding, a free slot and sender, the role's replication
+   * attribute, its {@code SELECT} and the publication ({@link PostgresPrerequisites}).
+   */
+  @Override
+  public void verifyCapture() {
+    PostgresPrerequisites.verify(source, target(publicationOf(name)));
+  }
+
+  @Override
   public long rowCount() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement();
@@ -117,7 +147,7 @@ public final class PostgresOrdersTable {
     }
   }
 
-  /** The largest {@code event_id} in the table, empty when the table is. */
+  @Override
   public OptionalLong maxEventId() throws SQLException {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement();
@@ -139,7 +169,7 @@ public final class PostgresOrdersTable {
       throw new IllegalArgumentException(
           "Table name '"
               + name
-              + "' is not accepted: use lower-case letters, digits and _ (not first), at most 63"
+              + "' is not accepted: use lower-case letters, digits and _ (not first), at most 59"
               + " characters, e.g. orders");
     }
     return name;

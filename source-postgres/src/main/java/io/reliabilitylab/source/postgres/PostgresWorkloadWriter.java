@@ -2,6 +2,7 @@ package io.reliabilitylab.source.postgres;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.source.jdbc.CommitLoop;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.workload.SourceChange;
@@ -29,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class PostgresWorkloadWriter {
+public final class PostgresWorkloadWriter implements ChangeWriter {
 
   private static final int INITIAL_ROWS_PER_COMMIT = 1_000;
 
@@ -54,6 +55,7 @@ public final class PostgresWorkloadWriter {
   }
 
   /** Inserts the workload's initial rows before the capture starts; returns how many. */
+  @Override
   public int insertInitialRows(Workload workload) throws SQLException {
     List<Row> rows = Objects.requireNonNull(workload, "workload").initialRows();
     try (Connection connection = source.connect();
@@ -74,6 +76,7 @@ public final class PostgresWorkloadWriter {
   }
 
   /** Writes all the workload's transactions (not its initial rows). */
+  @Override
   public WriteReport write(Workload workload) throws SQLException, InterruptedException {
     return write(Objects.requireNonNull(workload, "workload").transactions());
   }
@@ -82,6 +85,7 @@ public final class PostgresWorkloadWriter {
    * Writes transactions in order. Stops between two commits when the thread is interrupted; a
    * failing commit is rolled back and fails the write with an {@link SQLException} naming it.
    */
+  @Override
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
     try (Connection connection = source.connect();
