@@ -154,7 +154,7 @@ final class BenchCommand implements Callable<Integer> {
     PrintWriter printer = spec.commandLine().getOut();
     PrintWriter progress = spec.commandLine().getErr();
     OutputDirectory.require(spec, out);
-    try (SourceDatabase source = sourceOptions.open()) {
+    try (SourceDatabase source = sourceOptions.openMySql("bench")) {
       progress.printf("bench: %s on %s (%s)%n", pipeline, source.kind(), source.jdbcUrl());
       progress.flush();
       BenchReport report;

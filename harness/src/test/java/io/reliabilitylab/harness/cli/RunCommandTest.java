@@ -91,4 +91,51 @@ class RunCommandTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
     assertThat(run.errLines()).singleElement().asString().contains("500ms, 1s, 2m");
   }
+
+  @Test
+  void anUnknownSourceNamesTheOnesTheLabStarts() {
+    ReliabilityLabTest.Run run =
+        ReliabilityLabTest.run("valid", "run", "--pipeline", "test-pipeline", "--source", "oracle");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("'oracle' is not a source the lab starts: use mariadb or postgres");
+  }
+
+  @Test
+  void aSourceThatContradictsTheUrlIsRefusedBeforeAnythingStarts() {
+    ReliabilityLabTest.Run run =
+        ReliabilityLabTest.run(
+            "valid",
+            "run",
+            "--pipeline",
+            "test-pipeline",
+            "--source",
+            "postgres",
+            "--source-jdbc-url",
+            "jdbc:mysql://127.0.0.1:1/lab",
+            "--source-user",
+            "lab",
+            "--events",
+            "10");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("--source postgres does not match --source-jdbc-url jdbc:mysql://127.0.0.1:1/lab")
+        .contains("the URL names the engine");
+  }
+
+  @Test
+  void theBenchRefusesAPostgresSourceInOneLine() {
+    ReliabilityLabTest.Run run =
+        ReliabilityLabTest.run(
+            "valid", "bench", "--pipeline", "test-pipeline", "--source", "postgres");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("bench runs on a MySQL/MariaDB source only so far");
+  }
 }

@@ -1,33 +1,30 @@
 package io.reliabilitylab.pipeline.direct;
 
+import io.reliabilitylab.pipeline.direct.job.SourceEngine;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
-import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
 
 /**
- * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL source, which streams
- * once its binlog reader is connected to the source; also a team's own job on that source ({@code
- * ownjob}), under the team's pipeline name.
+ * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL or PostgreSQL source,
+ * which streams once its change-log reader is connected to the source ({@link StreamReaders}); also
+ * a team's own job on that source ({@code ownjob}), under the team's pipeline name.
  */
 final class DirectPipeline extends FlinkPipeline {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
+  /** The reference job as pipeline {@code direct}, or a team's own job under its own name. */
   private final String name;
 
-  /** The reference job as pipeline {@code direct}, or a team's own job under its own name. */
-  // The binlog dumps connected before the current job was submitted: not its own.
-  private volatile Set<Long> earlierDumps;
+  private final StreamReaders readers;
 
   DirectPipeline(
       String name,
@@ -35,15 +32,15 @@ final class DirectPipeline extends FlinkPipeline {
       OrdersJob job,
       JobID jobId,
       PipelineConfig config,
-      Set<Long> earlierDumps) {
+      StreamReaders readers) {
     super(cluster, job, jobId, config);
     this.name = name;
-    this.earlierDumps = Set.copyOf(earlierDumps);
+    this.readers = readers;
   }
 
   @Override
   protected void beforeSubmit() throws Exception {
-    earlierDumps = BinlogClients.dumpThreads(config.source());
+    readers.beforeSubmit();
   }
 
   @Override
@@ -58,22 +55,27 @@ final class DirectPipeline extends FlinkPipeline {
 
   @Override
   protected Map<String, String> sourceVersions() {
-    return Map.of(
-        "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
+    return SourceEngine.of(config.source()) == SourceEngine.POSTGRES
+        ? Map.of(
+            "flink_cdc_postgres",
+            mavenVersion("org.apache.flink", "flink-sql-connector-postgres-cdc"))
+        : Map.of(
+            "flink_cdc_mysql", mavenVersion("org.apache.flink", "flink-sql-connector-mysql-cdc"));
   }
 
   /**
-   * Flink CDC has left the snapshot phase once its binlog reader is connected to the source (a
-   * {@code Binlog Dump} thread of the CDC account): changes written from then on arrive as binlog
-   * events, not folded into snapshot reads.
+   * Flink CDC has left the snapshot phase once its change-log reader is connected to the source (a
+   * {@code Binlog Dump} thread of the CDC account, or a walsender holding the job's slot): changes
+   * written from then on arrive from the log, not folded into snapshot reads.
    */
   @Override
   protected void awaitSourceStreaming(Duration timeout) throws Exception {
     Instant deadline = Instant.now().plus(timeout);
-    while (!binlogReaderConnected()) {
+    while (!readers.newReaderConnected()) {
       if (Instant.now().isAfter(deadline)) {
         throw new TimeoutException(
-            "Flink CDC's binlog reader did not connect to the source within "
+            readers.reader()
+                + " did not connect to the source within "
                 + timeout.toSeconds()
                 + " s; job "
                 + jobId()
@@ -84,7 +86,13 @@ final class DirectPipeline extends FlinkPipeline {
     }
   }
 
-  private boolean binlogReaderConnected() throws SQLException {
-    return BinlogClients.newDumpConnected(config.source(), earlierDumps);
+  /** Stops the job and the cluster, then drops what the job kept on the source (its slot). */
+  @Override
+  public void close() {
+    try {
+      super.close();
+    } finally {
+      readers.release();
+    }
   }
 }

@@ -11,7 +11,6 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
-import io.reliabilitylab.source.mysql.BinlogClients;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
@@ -19,6 +18,7 @@ import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
 import org.apiguardian.api.API;
@@ -33,7 +33,7 @@ import org.apiguardian.api.API;
 @AutoService(PipelineProvider.class)
 public final class DirectPipelineProvider implements PipelineProvider {
 
-  /** How long start() waits for the job to run and the binlog reader to connect. */
+  /** How long start() waits for the job to run and its change-log reader to connect. */
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
   /** How long the job's fault points in other JVMs have to answer through their channel. */
@@ -46,7 +46,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   @Override
   public String description() {
-    return "MySQL/MariaDB binlog -> Flink CDC -> Flink -> Iceberg orders_current (upsert) and"
+    return "MySQL/MariaDB binlog or PostgreSQL pgoutput -> Flink CDC -> Flink -> Iceberg orders_current (upsert) and"
         + " orders_changelog (append), exactly-once";
   }
 
@@ -100,9 +100,10 @@ public final class DirectPipelineProvider implements PipelineProvider {
     DirectPipeline pipeline = null;
     try {
       OrdersJob job = jobOf.apply(jobConfig);
-      Set<Long> earlierDumps = BinlogClients.dumpThreads(config.source());
+      StreamReaders readers = StreamReaders.of(jobConfig);
+      readers.beforeSubmit();
       JobID jobId = cluster.submit(job);
-      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, earlierDumps);
+      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, readers);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
@@ -127,6 +128,8 @@ public final class DirectPipelineProvider implements PipelineProvider {
   static DirectJobConfig jobConfig(PipelineConfig config) {
     return DirectJobConfig.builder()
         .source(config.source())
+        // a slot per pipeline: kept by the job's restores, dropped when the pipeline ends
+        .slotName("srl_direct_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16))
         .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))
         .build();
   }

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps Debezium's change envelope of the {@code orders} table: op, before and after images and the
- * source position (binlog file, event offset, row index inside the event, GTID, server timestamp).
- * Records without an envelope (heartbeats, schema changes) are skipped.
+ * source position (binlog file, event offset, row index inside the event, GTID, server timestamp;
+ * from PostgreSQL the change's LSN as the offset, with no file). Records without an envelope
+ * (heartbeats, schema changes) are skipped.
  */
 @API(status = EXPERIMENTAL)
 public final class ChangeEnvelopeDeserializer
@@ -59,7 +60,11 @@ public final class ChangeEnvelopeDeserializer
     long tsMillis = 0;
     if (source != null) {
       file = textOr(source, "file", "");
-      pos = longOr(source, "pos", 0L);
+      // PostgreSQL's changes carry the WAL position of their record instead of a binlog offset
+      pos =
+          source.schema().field("lsn") != null
+              ? longOr(source, "lsn", 0L)
+              : longOr(source, "pos", 0L);
       row = (int) longOr(source, "row", 0L);
       gtid = text(source, "gtid");
       tsMillis = longOr(source, "ts_ms", 0L);

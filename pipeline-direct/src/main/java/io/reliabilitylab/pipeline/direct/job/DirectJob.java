@@ -8,21 +8,26 @@ import io.reliabilitylab.pipeline.flink.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
+import io.reliabilitylab.source.postgres.PostgresOrdersTable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apiguardian.api.API;
 
 /**
  * The direct pipeline's Flink job: Flink CDC's {@code MySqlSource} reads {@code db.orders}
- * (snapshot, then binlog) into {@link ChangeEnvelope}s, which {@link OrdersTopology} writes to
- * {@code orders_current} (upsert) and {@code orders_changelog} (append), exactly once. The job
- * knows nothing of the cluster it runs on. Unless fault points are off, the source's enumerator is
+ * (snapshot, then binlog), or its PostgreSQL source {@code public.orders} (snapshot, then {@code
+ * pgoutput}), into {@link ChangeEnvelope}s, which {@link OrdersTopology} writes to {@code
+ * orders_current} (upsert) and {@code orders_changelog} (append), exactly once. The job knows
+ * nothing of the cluster it runs on. Unless fault points are off, the source's enumerator is
  * wrapped so that the coordinator fault point can fail it.
  *
  * <pre>{@code
@@ -88,8 +93,15 @@ public final class DirectJob implements OrdersJob {
    * its stream of change envelopes: what the reference job, or a team's own topology, is built on.
    */
   public DataStream<ChangeEnvelope> changes(StreamExecutionEnvironment env) {
-    MySqlSource<ChangeEnvelope> cdcSource = source();
-    String name = "mysql-cdc " + tableName();
+    return config.engine() == SourceEngine.POSTGRES
+        ? from(env, postgresSource(), "postgres-cdc public." + config.source().table())
+        : from(env, mySqlSource(), "mysql-cdc " + tableName());
+  }
+
+  private <SplitT extends SourceSplit, EnumChkT> DataStream<ChangeEnvelope> from(
+      StreamExecutionEnvironment env,
+      Source<ChangeEnvelope, SplitT, EnumChkT> cdcSource,
+      String name) {
     return (config.settings().faultPoints()
             ? env.fromSource(
                 FaultInjectingSource.wrap(cdcSource)
@@ -101,7 +113,7 @@ public final class DirectJob implements OrdersJob {
         .name(name);
   }
 
-  private MySqlSource<ChangeEnvelope> source() {
+  private MySqlSource<ChangeEnvelope> mySqlSource() {
     return MySqlSource.<ChangeEnvelope>builder()
         .hostname(config.source().host())
         .port(config.source().port())
@@ -115,6 +127,39 @@ public final class DirectJob implements OrdersJob {
         .startupOptions(StartupOptions.initial())
         .deserializer(new ChangeEnvelopeDeserializer())
         .debeziumProperties(binlogClientProperties())
+        .build();
+  }
+
+  /**
+   * Flink CDC's incremental PostgreSQL source: a snapshot in chunks, then {@code pgoutput} from the
+   * job's own slot ({@link DirectJobConfig#slotName()}), through the publication the lab created
+   * with the table (the capture role owns nothing, so the connector must not create one). The
+   * slot's confirmed LSN follows completed checkpoints, {@value DirectJobConfig#LSN_COMMIT_DELAY}
+   * checkpoints behind, so that a restore from one of the last checkpoints still finds its WAL.
+   */
+  private PostgresSourceBuilder.PostgresIncrementalSource<ChangeEnvelope> postgresSource() {
+    Properties debezium = new Properties();
+    debezium.setProperty(
+        "publication.name", PostgresOrdersTable.publicationOf(config.source().table()));
+    debezium.setProperty("publication.autocreate.mode", "disabled");
+    debezium.setProperty(
+        "poll.interval.ms", Long.toString(DirectJobConfig.SOURCE_POLL_INTERVAL_MS));
+    return PostgresSourceBuilder.PostgresIncrementalSource.<ChangeEnvelope>builder()
+        .hostname(config.source().host())
+        .port(config.source().port())
+        .database(config.source().database())
+        .schemaList("public")
+        .tableList("public." + config.source().table())
+        .username(config.source().user())
+        .password(config.source().credentials().revealPassword())
+        .slotName(config.slotName())
+        .decodingPluginName("pgoutput")
+        .serverTimeZone(config.serverTimeZone())
+        .splitSize(config.splitSize())
+        .lsnCommitCheckpointsDelay(DirectJobConfig.LSN_COMMIT_DELAY)
+        .startupOptions(org.apache.flink.cdc.connectors.base.options.StartupOptions.initial())
+        .deserializer(new ChangeEnvelopeDeserializer())
+        .debeziumProperties(debezium)
         .build();
   }
 

@@ -25,9 +25,11 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
- * @param source the MySQL/MariaDB table to capture and the CDC account; its password is never shown
- *     by {@link #effectiveConfiguration()}
- * @param serverIdRange the replica server ids the source's readers use, one per reader
+ * @param source the MySQL/MariaDB or PostgreSQL table to capture and the CDC account; its password
+ *     is never shown by {@link #effectiveConfiguration()}
+ * @param serverIdRange the replica server ids the MySQL source's readers use, one per reader
+ * @param slotName the replication slot the PostgreSQL source streams from (created by the job when
+ *     absent, kept across its restores, dropped by the pipeline at the end)
  * @param serverTimeZone the server's session time zone for snapshot reads
  * @param splitSize rows per snapshot chunk (larger chunks read a big table faster)
  * @param settings what every reference job shares: warehouse, checkpointing, restarts, sinks
@@ -36,6 +38,7 @@ import org.jspecify.annotations.Nullable;
 public record DirectJobConfig(
     SourceEndpoint source,
     String serverIdRange,
+    String slotName,
     String serverTimeZone,
     int splitSize,
     OrdersJobSettings settings) {
@@ -52,13 +55,29 @@ public record DirectJobConfig(
    */
   static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 10_000;
 
+  /**
+   * How many checkpoints the PostgreSQL slot's confirmed LSN trails the completed one (Flink CDC's
+   * {@code scan.lsn-commit.checkpoints-num-delay}): the WAL of the last few checkpoints stays, so a
+   * restore from one of them, not only the latest, finds its changes.
+   */
+  static final int LSN_COMMIT_DELAY = 3;
+
+  /** A PostgreSQL replication slot's name: lower case, digits and _, at most 63. */
+  private static final java.util.regex.Pattern SLOT_NAME =
+      java.util.regex.Pattern.compile("[a-z0-9_]{1,63}");
+
   /** How long the source's change queue waits for records when empty (Debezium's 500 ms). */
   static final long SOURCE_POLL_INTERVAL_MS = 50;
 
   public DirectJobConfig {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(serverIdRange, "serverIdRange");
+    Objects.requireNonNull(slotName, "slotName");
     Objects.requireNonNull(serverTimeZone, "serverTimeZone");
+    if (!SLOT_NAME.matcher(slotName).matches()) {
+      throw new IllegalArgumentException(
+          "slotName must be 1 to 63 lower-case letters, digits or _, got '" + slotName + "'");
+    }
     Objects.requireNonNull(settings, "settings");
     if (splitSize < 1) {
       throw new IllegalArgumentException("splitSize must be at least 1, got " + splitSize);
@@ -67,6 +86,11 @@ public record DirectJobConfig(
       throw new IllegalArgumentException(
           "serverIdRange must be a number or a range like 5400-5409, got '" + serverIdRange + "'");
     }
+  }
+
+  /** Which database the job captures, from the source's JDBC URL. */
+  public SourceEngine engine() {
+    return SourceEngine.of(source);
   }
 
   /** A builder with the test-friendly defaults. */
@@ -88,11 +112,20 @@ public record DirectJobConfig(
     map.put("pipeline", "direct");
     map.put("delivery.semantics", "EXACTLY_ONCE");
     map.put("source", source.description());
-    map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
-    map.put("source.startup", "initial");
-    map.put("source.binlog.keep-alive-interval-ms", Long.toString(BINLOG_KEEP_ALIVE_INTERVAL_MS));
+    if (engine() == SourceEngine.POSTGRES) {
+      map.put(
+          "source.connector",
+          "flink-cdc postgres 3.5.0 (PostgresIncrementalSource, pgoutput, incremental snapshot)");
+      map.put("source.startup", "initial");
+      map.put("source.slot", slotName);
+      map.put("source.lsn-commit.checkpoints-delay", Integer.toString(LSN_COMMIT_DELAY));
+    } else {
+      map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
+      map.put("source.startup", "initial");
+      map.put("source.binlog.keep-alive-interval-ms", Long.toString(BINLOG_KEEP_ALIVE_INTERVAL_MS));
+      map.put("source.server-id", serverIdRange);
+    }
     map.put("source.poll-interval-ms", Long.toString(SOURCE_POLL_INTERVAL_MS));
-    map.put("source.server-id", serverIdRange);
     map.put("source.server-time-zone", serverTimeZone);
     map.put("source.snapshot.split-size", Integer.toString(splitSize));
     map.put("source.user", source.user());
@@ -110,6 +143,7 @@ public record DirectJobConfig(
   public static final class Builder {
     private @Nullable SourceEndpoint source;
     private String serverIdRange = "5400-5409";
+    private String slotName = "srl_direct";
     private String serverTimeZone = "UTC";
     private int splitSize = 100_000;
     private OrdersJobSettings settings = OrdersJobSettings.builder().jobName(JOB_NAME).build();
@@ -119,6 +153,7 @@ public record DirectJobConfig(
     private Builder(DirectJobConfig config) {
       source = config.source;
       serverIdRange = config.serverIdRange;
+      slotName = config.slotName;
       serverTimeZone = config.serverTimeZone;
       splitSize = config.splitSize;
       settings = config.settings;
@@ -133,6 +168,12 @@ public record DirectJobConfig(
     /** Replica server ids, one per source reader; default {@code 5400-5409}. */
     public Builder serverIdRange(String serverIdRange) {
       this.serverIdRange = serverIdRange;
+      return this;
+    }
+
+    /** The PostgreSQL replication slot; default {@code srl_direct}. */
+    public Builder slotName(String slotName) {
+      this.slotName = slotName;
       return this;
     }
 
@@ -167,7 +208,8 @@ public record DirectJobConfig(
         throw new IllegalStateException(
             "The direct job needs a source: call source(database.endpoint(table))");
       }
-      return new DirectJobConfig(source, serverIdRange, serverTimeZone, splitSize, settings);
+      return new DirectJobConfig(
+          source, serverIdRange, slotName, serverTimeZone, splitSize, settings);
     }
   }
 }

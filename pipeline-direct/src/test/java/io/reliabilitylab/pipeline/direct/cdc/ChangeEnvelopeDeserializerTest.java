@@ -160,6 +160,76 @@ class ChangeEnvelopeDeserializerTest {
     assertThat(result.binlogFile()).isEmpty();
   }
 
+  /**
+   * Debezium's PostgreSQL source block has no binlog file or offset but the change's LSN, and
+   * {@code TIMESTAMP(3)} arrives as epoch milliseconds ({@code io.debezium.time.Timestamp}).
+   */
+  @Test
+  void aPostgresChangeKeepsItsLsnAsTheOffset() {
+    Schema pgRow =
+        SchemaBuilder.struct()
+            .name("lab.public.orders.Value")
+            .optional()
+            .field("order_id", Schema.INT64_SCHEMA)
+            .field("event_id", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("seed", Schema.OPTIONAL_INT32_SCHEMA)
+            .field(
+                "updated_at",
+                SchemaBuilder.int64().name("io.debezium.time.Timestamp").optional().build())
+            .build();
+    Schema pgSource =
+        SchemaBuilder.struct()
+            .name("io.debezium.connector.postgresql.Source")
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("db", Schema.STRING_SCHEMA)
+            .field("schema", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("txId", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    Schema pgEnvelope =
+        SchemaBuilder.struct()
+            .name("lab.public.orders.Envelope")
+            .field("before", pgRow)
+            .field("after", pgRow)
+            .field("source", pgSource)
+            .field("op", Schema.STRING_SCHEMA)
+            .build();
+    Struct after =
+        new Struct(pgRow)
+            .put("order_id", 9L)
+            .put("event_id", 4L)
+            .put("seed", 1)
+            .put("updated_at", UPDATED.toEpochMilli());
+    Struct source =
+        new Struct(pgSource)
+            .put("ts_ms", 1_767_225_600_000L)
+            .put("db", "lab")
+            .put("schema", "public")
+            .put("table", "orders")
+            .put("txId", 771L)
+            .put("lsn", 0x16_B374_D848L);
+    Struct value = new Struct(pgEnvelope).put("after", after).put("source", source).put("op", "c");
+
+    ChangeEnvelope envelope =
+        only(
+            new SourceRecord(
+                Map.of("server", "lab"),
+                Map.of("lsn", 0x16_B374_D848L),
+                "lab.public.orders",
+                null,
+                null,
+                null,
+                pgEnvelope,
+                value));
+
+    assertThat(envelope.binlogFile()).isEmpty();
+    assertThat(envelope.binlogPos()).isEqualTo(0x16_B374_D848L);
+    assertThat(envelope.rowIndex()).isZero();
+    assertThat(envelope.eventId()).isEqualTo(4L);
+    assertThat(envelope.after().updatedAtMicros()).isEqualTo(micros(UPDATED));
+  }
+
   @Test
   void theEnvelopeIsAFlinkPojoNotAKryoType() {
     TypeInformation<ChangeEnvelope> type = new ChangeEnvelopeDeserializer().getProducedType();

@@ -39,6 +39,38 @@ class DirectJobConfigTest {
   }
 
   @Test
+  void aPostgresSourceIsReadFromItsSlotAndSaysSo() {
+    DirectJobConfig postgres =
+        CONFIG.toBuilder()
+            .source(
+                new SourceEndpoint(
+                    "jdbc:postgresql://127.0.0.1:5433/lab",
+                    "127.0.0.1",
+                    5433,
+                    "lab",
+                    "orders",
+                    Credentials.of("lab_cdc", "s3cret-pw")))
+            .slotName("srl_direct_1f")
+            .build();
+
+    assertThat(postgres.engine()).isEqualTo(SourceEngine.POSTGRES);
+    assertThat(CONFIG.engine()).isEqualTo(SourceEngine.MYSQL);
+    assertThat(postgres.effectiveConfiguration())
+        .containsEntry("source.slot", "srl_direct_1f")
+        .containsEntry("source.lsn-commit.checkpoints-delay", "3")
+        .doesNotContainKey("source.server-id")
+        .hasEntrySatisfying("source.connector", c -> assertThat(c).contains("pgoutput"));
+    assertThat(CONFIG.effectiveConfiguration()).doesNotContainKey("source.slot");
+  }
+
+  @Test
+  void aSlotNamePostgresWouldRefuseIsRefusedUpFront() {
+    assertThatThrownBy(() -> CONFIG.toBuilder().slotName("Direct-Slot").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slotName must be 1 to 63 lower-case letters, digits or _");
+  }
+
+  @Test
   void neverShowsThePassword() {
     assertThat(CONFIG.effectiveConfiguration().values()).noneMatch(v -> v.contains("s3cret-pw"));
     assertThat(CONFIG.toString()).doesNotContain("s3cret-pw");

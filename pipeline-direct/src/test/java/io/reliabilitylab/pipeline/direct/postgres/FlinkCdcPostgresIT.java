@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * Flink CDC 3.5's PostgreSQL source, relocated beside the MySQL one and reading through the lab's
  * own pgjdbc, captures the embedded server by {@code pgoutput}: the snapshot of the rows there,
  * then the workload's insert, update, key change and delete from the WAL, each with its LSN,
- * through a slot the capture role creates and a publication the table's owner created.
+ * through a slot the capture role creates and the publication the table's owner created with it.
  */
 class FlinkCdcPostgresIT {
 
@@ -55,11 +55,8 @@ class FlinkCdcPostgresIT {
     }
     try (EmbeddedPostgres postgres = EmbeddedPostgres.start()) {
       PostgresOrdersTable orders = PostgresOrdersTable.in(postgres);
+      // the table's owner creates it with its publication, srl_orders
       orders.reset();
-      try (Connection admin = postgres.connect();
-          Statement statement = admin.createStatement()) {
-        statement.execute("CREATE PUBLICATION srl_orders FOR TABLE orders");
-      }
       PostgresPrerequisites.verify(postgres, orders.target("srl_orders"));
       PostgresWorkloadWriter writer = PostgresWorkloadWriter.to(postgres);
       writer.write(
