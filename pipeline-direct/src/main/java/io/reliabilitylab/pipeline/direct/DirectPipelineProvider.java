@@ -57,7 +57,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   @Override
   public Set<String> optionalOptions() {
-    return JobOptions.OPTIONAL;
+    Set<String> options = new java.util.TreeSet<>(JobOptions.OPTIONAL);
+    options.add(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION);
+    return Set.copyOf(options);
   }
 
   @Override
@@ -126,7 +128,11 @@ public final class DirectPipelineProvider implements PipelineProvider {
   }
 
   static DirectJobConfig jobConfig(PipelineConfig config) {
-    return DirectJobConfig.builder()
+    DirectJobConfig.Builder builder = DirectJobConfig.builder();
+    config
+        .option(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION)
+        .ifPresent(ms -> builder.heartbeatInterval(Duration.ofMillis(Long.parseLong(ms.strip()))));
+    return builder
         .source(config.source())
         // a slot per pipeline: kept by the job's restores, dropped when the pipeline ends
         .slotName("srl_direct_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16))

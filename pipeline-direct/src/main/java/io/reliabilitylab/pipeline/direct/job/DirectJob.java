@@ -144,23 +144,27 @@ public final class DirectJob implements OrdersJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     debezium.setProperty(
         "poll.interval.ms", Long.toString(DirectJobConfig.SOURCE_POLL_INTERVAL_MS));
-    return PostgresSourceBuilder.PostgresIncrementalSource.<ChangeEnvelope>builder()
-        .hostname(config.source().host())
-        .port(config.source().port())
-        .database(config.source().database())
-        .schemaList("public")
-        .tableList("public." + config.source().table())
-        .username(config.source().user())
-        .password(config.source().credentials().revealPassword())
-        .slotName(config.slotName())
-        .decodingPluginName("pgoutput")
-        .serverTimeZone(config.serverTimeZone())
-        .splitSize(config.splitSize())
-        .lsnCommitCheckpointsDelay(DirectJobConfig.LSN_COMMIT_DELAY)
-        .startupOptions(org.apache.flink.cdc.connectors.base.options.StartupOptions.initial())
-        .deserializer(new ChangeEnvelopeDeserializer())
-        .debeziumProperties(debezium)
-        .build();
+    PostgresSourceBuilder<ChangeEnvelope> builder =
+        PostgresSourceBuilder.PostgresIncrementalSource.<ChangeEnvelope>builder()
+            .hostname(config.source().host())
+            .port(config.source().port())
+            .database(config.source().database())
+            .schemaList("public")
+            .tableList("public." + config.source().table())
+            .username(config.source().user())
+            .password(config.source().credentials().revealPassword())
+            .slotName(config.slotName())
+            .decodingPluginName("pgoutput")
+            .serverTimeZone(config.serverTimeZone())
+            .splitSize(config.splitSize())
+            .lsnCommitCheckpointsDelay(DirectJobConfig.LSN_COMMIT_DELAY)
+            .startupOptions(org.apache.flink.cdc.connectors.base.options.StartupOptions.initial())
+            .deserializer(new ChangeEnvelopeDeserializer())
+            .debeziumProperties(debezium);
+    if (!config.heartbeatInterval().isZero()) {
+      builder.heartbeatInterval(config.heartbeatInterval());
+    }
+    return builder.build();
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  * @param slotName the replication slot the PostgreSQL source streams from (created by the job when
  *     absent, kept across its restores, dropped by the pipeline at the end)
  * @param serverTimeZone the server's session time zone for snapshot reads
+ * @param heartbeatInterval how often the PostgreSQL source emits a heartbeat record carrying its
+ *     offset; {@link Duration#ZERO} keeps Flink CDC's default, 30 s
  * @param splitSize rows per snapshot chunk (larger chunks read a big table faster)
  * @param settings what every reference job shares: warehouse, checkpointing, restarts, sinks
  */
@@ -40,8 +43,12 @@ public record DirectJobConfig(
     String serverIdRange,
     String slotName,
     String serverTimeZone,
+    Duration heartbeatInterval,
     int splitSize,
     OrdersJobSettings settings) {
+
+  /** The pipeline option that sets {@link #heartbeatInterval()} in milliseconds. */
+  public static final String HEARTBEAT_INTERVAL_OPTION = "source.heartbeat-interval-ms";
 
   /** The source operator's uid: stable, so that state maps back on restore. */
   public static final String SOURCE_UID = "mysql-cdc-source";
@@ -73,6 +80,12 @@ public record DirectJobConfig(
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(serverIdRange, "serverIdRange");
     Objects.requireNonNull(slotName, "slotName");
+    Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+    if (heartbeatInterval.isNegative()) {
+      throw new IllegalArgumentException(
+          "heartbeatInterval must be zero (the connector's default) or positive, got "
+              + heartbeatInterval);
+    }
     Objects.requireNonNull(serverTimeZone, "serverTimeZone");
     if (!SLOT_NAME.matcher(slotName).matches()) {
       throw new IllegalArgumentException(
@@ -119,6 +132,11 @@ public record DirectJobConfig(
       map.put("source.startup", "initial");
       map.put("source.slot", slotName);
       map.put("source.lsn-commit.checkpoints-delay", Integer.toString(LSN_COMMIT_DELAY));
+      map.put(
+          "source.heartbeat-interval-ms",
+          heartbeatInterval.isZero()
+              ? "30000 (Flink CDC's default)"
+              : Long.toString(heartbeatInterval.toMillis()));
     } else {
       map.put("source.connector", "flink-cdc mysql 3.5.0 (MySqlSource, incremental snapshot)");
       map.put("source.startup", "initial");
@@ -145,6 +163,7 @@ public record DirectJobConfig(
     private String serverIdRange = "5400-5409";
     private String slotName = "srl_direct";
     private String serverTimeZone = "UTC";
+    private Duration heartbeatInterval = Duration.ZERO;
     private int splitSize = 100_000;
     private OrdersJobSettings settings = OrdersJobSettings.builder().jobName(JOB_NAME).build();
 
@@ -155,6 +174,7 @@ public record DirectJobConfig(
       serverIdRange = config.serverIdRange;
       slotName = config.slotName;
       serverTimeZone = config.serverTimeZone;
+      heartbeatInterval = config.heartbeatInterval;
       splitSize = config.splitSize;
       settings = config.settings;
     }
@@ -174,6 +194,12 @@ public record DirectJobConfig(
     /** The PostgreSQL replication slot; default {@code srl_direct}. */
     public Builder slotName(String slotName) {
       this.slotName = slotName;
+      return this;
+    }
+
+    /** PostgreSQL heartbeat records; default {@link Duration#ZERO}, Flink CDC's 30 s. */
+    public Builder heartbeatInterval(Duration heartbeatInterval) {
+      this.heartbeatInterval = heartbeatInterval;
       return this;
     }
 
@@ -209,7 +235,7 @@ public record DirectJobConfig(
             "The direct job needs a source: call source(database.endpoint(table))");
       }
       return new DirectJobConfig(
-          source, serverIdRange, slotName, serverTimeZone, splitSize, settings);
+          source, serverIdRange, slotName, serverTimeZone, heartbeatInterval, splitSize, settings);
     }
   }
 }

@@ -58,9 +58,25 @@ class DirectJobConfigTest {
     assertThat(postgres.effectiveConfiguration())
         .containsEntry("source.slot", "srl_direct_1f")
         .containsEntry("source.lsn-commit.checkpoints-delay", "3")
+        .containsEntry("source.heartbeat-interval-ms", "30000 (Flink CDC's default)")
         .doesNotContainKey("source.server-id")
         .hasEntrySatisfying("source.connector", c -> assertThat(c).contains("pgoutput"));
     assertThat(CONFIG.effectiveConfiguration()).doesNotContainKey("source.slot");
+  }
+
+  @Test
+  void aHeartbeatIntervalIsRecordedAndANegativeOneRefused() {
+    assertThat(
+            CONFIG.toBuilder()
+                .source(CONFIG.source().withTable("orders"))
+                .heartbeatInterval(Duration.ofMillis(100))
+                .build()
+                .heartbeatInterval())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThatThrownBy(() -> CONFIG.toBuilder().heartbeatInterval(Duration.ofMillis(-1)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "heartbeatInterval must be zero (the connector's default) or positive");
   }
 
   @Test
