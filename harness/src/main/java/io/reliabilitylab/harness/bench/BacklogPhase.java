@@ -1,7 +1,7 @@
 package io.reliabilitylab.harness.bench;
 
 import io.reliabilitylab.runner.ChangelogWalk;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
@@ -22,13 +22,13 @@ import java.util.Optional;
  */
 final class BacklogPhase {
 
-  private final WorkloadWriter writer;
+  private final ChangeWriter writer;
   private final Duration timeout;
   private final SinkWatch watch;
   private final String label;
 
   /** A phase writing through {@code writer} at full speed, each wait within {@code timeout}. */
-  BacklogPhase(WorkloadWriter writer, Duration timeout, SinkWatch watch, String label) {
+  BacklogPhase(ChangeWriter writer, Duration timeout, SinkWatch watch, String label) {
     this.writer = writer;
     this.timeout = timeout;
     this.watch = watch;

@@ -7,9 +7,10 @@ import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.ChangelogWalk;
 import io.reliabilitylab.runner.phase.Prepare;
 import io.reliabilitylab.runner.phase.RunningPipeline;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.source.jdbc.SourceTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobControl;
@@ -72,7 +73,7 @@ import org.jspecify.annotations.Nullable;
 @API(status = EXPERIMENTAL)
 public final class Bench {
 
-  private final SourceDatabase source;
+  private final CdcSource source;
   private final PipelineProvider provider;
   private final BenchConfig config;
   private final Path workDirectory;
@@ -92,8 +93,7 @@ public final class Bench {
   }
 
   /** A bench of {@code provider}'s pipeline on {@code source}, started by the caller. */
-  public static Builder builder(
-      SourceDatabase source, PipelineProvider provider, BenchConfig config) {
+  public static Builder builder(CdcSource source, PipelineProvider provider, BenchConfig config) {
     return new Builder(source, provider, config);
   }
 
@@ -384,12 +384,11 @@ public final class Bench {
       }
     }
 
-    private WorkloadWriter writer(double eventsPerSecond) {
-      return WorkloadWriter.builder(source)
-          .table(table.name())
-          .eventsPerSecond(eventsPerSecond)
-          .transactionsPerCommit(config.transactionsPerCommit(mode))
-          .build();
+    private ChangeWriter writer(double eventsPerSecond) {
+      return source.writer(
+          WriterSettings.of(table.name())
+              .eventsPerSecond(eventsPerSecond)
+              .transactionsPerCommit(config.transactionsPerCommit(mode)));
     }
   }
 
@@ -453,14 +452,14 @@ public final class Bench {
    */
   @API(status = EXPERIMENTAL)
   public static final class Builder {
-    private final SourceDatabase source;
+    private final CdcSource source;
     private final PipelineProvider provider;
     private final BenchConfig config;
     private Path workDirectory = Path.of("lab-bench");
     private PrintWriter progress = new PrintWriter(System.err, true);
     private Clock clock = Clock.systemUTC();
 
-    private Builder(SourceDatabase source, PipelineProvider provider, BenchConfig config) {
+    private Builder(CdcSource source, PipelineProvider provider, BenchConfig config) {
       this.source = Objects.requireNonNull(source, "source");
       this.provider = Objects.requireNonNull(provider, "provider");
       this.config = Objects.requireNonNull(config, "config");

@@ -1,7 +1,7 @@
 package io.reliabilitylab.harness.bench;
 
 import io.reliabilitylab.runner.ChangelogWalk;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.SourceChange;
@@ -28,11 +28,11 @@ final class LatencyPhase {
   /** Keys of the latency phase start far above any key the mode's workload uses. */
   private static final long KEY_BASE = 500_000_000_000L;
 
-  private final WorkloadWriter writer;
+  private final ChangeWriter writer;
   private final SinkWatch watch;
 
   /** A phase writing through {@code writer} (paced at the offered rate). */
-  LatencyPhase(WorkloadWriter writer, SinkWatch watch) {
+  LatencyPhase(ChangeWriter writer, SinkWatch watch) {
     this.writer = writer;
     this.watch = watch;
   }

@@ -6,9 +6,7 @@ import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.runner.RowSetDiff;
 import io.reliabilitylab.runner.phase.RunningPipeline;
-import io.reliabilitylab.source.mysql.OrdersTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.SourceRowReader;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Row;
@@ -30,13 +28,13 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 final class ReconciliationPhase {
 
-  private final SourceDatabase source;
+  private final CdcSource source;
   private final BenchConfig config;
   private final Path directory;
   private final SinkWatch watch;
 
   /** A phase on the pipeline whose files (warehouse, spill) are under {@code directory}. */
-  ReconciliationPhase(SourceDatabase source, BenchConfig config, Path directory, SinkWatch watch) {
+  ReconciliationPhase(CdcSource source, BenchConfig config, Path directory, SinkWatch watch) {
     this.source = source;
     this.config = config;
     this.directory = directory;
@@ -50,7 +48,7 @@ final class ReconciliationPhase {
    */
   BenchReport.Reconciliation run(PipelineUnderTest pipeline, RowSet sink, long snapshotId)
       throws Exception {
-    RowSet sourceRows = SourceRowReader.orders(source);
+    RowSet sourceRows = source.rows(TableSchema.ORDERS, TableSchema.ORDERS.name());
     // A first plain read warms both readers (classes, JIT, caches); the measured plain read comes
     // after the check, so neither of the two measured passes starts cold.
     long rows = drain(sourceRows);
@@ -95,7 +93,7 @@ final class ReconciliationPhase {
         Path.of(
             RunningPipeline.configuration(
                     source,
-                    OrdersTable.DEFAULT_NAME,
+                    TableSchema.ORDERS.name(),
                     directory,
                     config.pipelineOptions(),
                     JobSubmittedListener.NONE)

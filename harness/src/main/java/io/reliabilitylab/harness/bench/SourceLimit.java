@@ -1,8 +1,8 @@
 package io.reliabilitylab.harness.bench;
 
-import io.reliabilitylab.source.mysql.OrdersTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.SourceTable;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
@@ -26,9 +26,9 @@ final class SourceLimit {
 
   /**
    * InnoDB's history list length (committed transactions not purged yet), from the metric MySQL and
-   * MariaDB both keep; -1 where the server does not tell.
+   * MariaDB both keep; -1 where the server does not tell (PostgreSQL keeps no such metric).
    */
-  static long purgeLag(SourceDatabase source) {
+  static long purgeLag(CdcSource source) {
     try (Connection connection = source.connect();
         Statement statement = connection.createStatement();
         ResultSet result =
@@ -43,9 +43,9 @@ final class SourceLimit {
 
   /** Rows per second for {@code transactions}' changes as inserts of fresh keys. */
   static double insertRate(
-      SourceDatabase source, String table, List<SourceTransaction> transactions, int perCommit)
+      CdcSource source, String table, List<SourceTransaction> transactions, int perCommit)
       throws Exception {
-    OrdersTable scratch = OrdersTable.in(source, table + "_raw");
+    SourceTable scratch = source.orders(table + "_raw");
     scratch.reset();
     try {
       List<SourceTransaction> inserts = new ArrayList<>(transactions.size());
@@ -59,10 +59,8 @@ final class SourceLimit {
         inserts.add(new SourceTransaction(transaction.ordinal(), transaction.commitTime(), rows));
       }
       WriteReport report =
-          WorkloadWriter.builder(source)
-              .table(scratch.name())
-              .transactionsPerCommit(perCommit)
-              .build()
+          source
+              .writer(WriterSettings.of(scratch.name()).transactionsPerCommit(perCommit))
               .write(inserts);
       return Stats.perSecond(report.changes(), report.elapsed());
     } finally {

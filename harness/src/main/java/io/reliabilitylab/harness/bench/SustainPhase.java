@@ -1,8 +1,9 @@
 package io.reliabilitylab.harness.bench;
 
 import io.reliabilitylab.runner.ChangelogWalk;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.WorkloadWriter;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.jdbc.ChangeWriter;
+import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.workload.WorkloadConfig;
 import io.reliabilitylab.workload.WorkloadGenerator;
@@ -30,18 +31,14 @@ final class SustainPhase {
   /** Keys of the sustain phase start far above any key the mode's and latency workloads use. */
   private static final long SUSTAIN_KEY_BASE = 1_000_000_000_000L;
 
-  private final SourceDatabase source;
+  private final CdcSource source;
   private final String tableName;
   private final BenchConfig config;
   private final BenchMode mode;
   private final SinkWatch watch;
 
   SustainPhase(
-      SourceDatabase source,
-      String tableName,
-      BenchConfig config,
-      BenchMode mode,
-      SinkWatch watch) {
+      CdcSource source, String tableName, BenchConfig config, BenchMode mode, SinkWatch watch) {
     this.source = source;
     this.tableName = tableName;
     this.config = config;
@@ -73,18 +70,17 @@ final class SustainPhase {
     AtomicLong writtenMax = new AtomicLong(lastEventId);
     AtomicLong visibleMax = new AtomicLong(lastEventId);
     AtomicLong writtenEvents = new AtomicLong();
-    WorkloadWriter writer =
-        WorkloadWriter.builder(source)
-            .table(tableName)
-            .eventsPerSecond(rate)
-            .transactionsPerCommit(config.transactionsPerCommit(mode))
-            .listener(
-                (transaction, committedAt) -> {
-                  writtenEvents.addAndGet(transaction.changes().size());
-                  long written = Transactions.lastWrittenEventId(List.of(transaction), 0);
-                  writtenMax.accumulateAndGet(written, Math::max);
-                })
-            .build();
+    ChangeWriter writer =
+        source.writer(
+            WriterSettings.of(tableName)
+                .eventsPerSecond(rate)
+                .transactionsPerCommit(config.transactionsPerCommit(mode))
+                .listener(
+                    (transaction, committedAt) -> {
+                      writtenEvents.addAndGet(transaction.changes().size());
+                      long written = Transactions.lastWrittenEventId(List.of(transaction), 0);
+                      writtenMax.accumulateAndGet(written, Math::max);
+                    }));
     ExecutorService writing =
         Executors.newSingleThreadExecutor(r -> new Thread(r, "bench-sustain-writer"));
     long startNanos = System.nanoTime();

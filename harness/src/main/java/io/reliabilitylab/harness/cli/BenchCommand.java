@@ -8,7 +8,7 @@ import io.reliabilitylab.harness.bench.BenchTargets;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.discovery.Discovered;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +154,7 @@ final class BenchCommand implements Callable<Integer> {
     PrintWriter printer = spec.commandLine().getOut();
     PrintWriter progress = spec.commandLine().getErr();
     OutputDirectory.require(spec, out);
-    try (SourceDatabase source = sourceOptions.openMySql("bench")) {
+    try (CdcSource source = sourceOptions.open()) {
       progress.printf("bench: %s on %s (%s)%n", pipeline, source.kind(), source.jdbcUrl());
       progress.flush();
       BenchReport report;

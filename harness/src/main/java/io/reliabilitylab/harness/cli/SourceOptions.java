@@ -4,7 +4,6 @@ import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.source.mysql.EmbeddedMariaDb;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.source.mysql.MySqlContainerDatabase;
-import io.reliabilitylab.source.mysql.SourceDatabase;
 import io.reliabilitylab.source.postgres.EmbeddedPostgres;
 import io.reliabilitylab.source.postgres.ExternalPostgres;
 import io.reliabilitylab.source.postgres.PostgresContainerSource;
@@ -82,22 +81,6 @@ final class SourceOptions {
     return existing.engine() == Engine.POSTGRES
         ? existing.openPostgres(mixee)
         : existing.open(mixee);
-  }
-
-  /**
-   * Opens the chosen source for a command that measures MySQL/MariaDB only; a PostgreSQL source is
-   * a usage error naming {@code what}.
-   */
-  SourceDatabase openMySql(String what) throws SQLException {
-    if (engine == Engine.POSTGRES
-        || (existing.jdbcUrl != null && existing.engine() == Engine.POSTGRES)) {
-      throw usage(
-          mixee,
-          what
-              + " runs on a MySQL/MariaDB source only so far; leave out --source postgres (and a"
-              + " jdbc:postgresql URL).");
-    }
-    return (SourceDatabase) open();
   }
 
   private static EmbeddedPostgres startEmbeddedPostgres() {

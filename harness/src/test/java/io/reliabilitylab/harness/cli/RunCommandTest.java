@@ -126,16 +126,4 @@ class RunCommandTest {
         .contains("--source postgres does not match --source-jdbc-url jdbc:mysql://127.0.0.1:1/lab")
         .contains("the URL names the engine");
   }
-
-  @Test
-  void theBenchRefusesAPostgresSourceInOneLine() {
-    ReliabilityLabTest.Run run =
-        ReliabilityLabTest.run(
-            "valid", "bench", "--pipeline", "test-pipeline", "--source", "postgres");
-    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
-    assertThat(run.errLines())
-        .singleElement()
-        .asString()
-        .contains("bench runs on a MySQL/MariaDB source only so far");
-  }
 }

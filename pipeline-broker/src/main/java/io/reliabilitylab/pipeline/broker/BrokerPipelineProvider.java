@@ -164,6 +164,12 @@ public final class BrokerPipelineProvider implements PipelineProvider {
             "The broker pipeline needs option '" + key + "'; required: " + requiredOptions());
       }
     }
+    if (config.source().jdbcUrl().startsWith("jdbc:postgresql:")) {
+      // Debezium's PostgreSQL connector is not wired into this pipeline yet
+      throw new IllegalArgumentException(
+          "The broker pipeline captures MySQL/MariaDB only so far; run it without --source"
+              + " postgres, or run --pipeline direct on PostgreSQL");
+    }
     Path work = config.workDirectory();
     String table = config.source().table();
     @Nullable LabKafkaBroker broker = null;
