@@ -65,7 +65,7 @@ final class SourceOptions {
         throw usage(mixee, "--source-user and --source-password need --source-jdbc-url.");
       }
       if (engine == Engine.POSTGRES) {
-        return container ? PostgresContainerSource.start() : startEmbeddedPostgres();
+        return container ? PostgresContainerSource.start() : EmbeddedPostgres.start();
       }
       return container ? MySqlContainerDatabase.start() : EmbeddedMariaDb.start();
     }
@@ -81,10 +81,6 @@ final class SourceOptions {
     return existing.engine() == Engine.POSTGRES
         ? existing.openPostgres(mixee)
         : existing.open(mixee);
-  }
-
-  private static EmbeddedPostgres startEmbeddedPostgres() {
-    return EmbeddedPostgres.start();
   }
 
   private static ParameterException usage(@Nullable CommandSpec command, String message) {
@@ -133,6 +129,13 @@ final class SourceOptions {
      * and a user are given or the URL is refused.
      */
     ExternalDatabase open(@Nullable CommandSpec command) {
+      if (engine() == Engine.POSTGRES) {
+        // what reconcile takes alone: its digests and schema reads are MySQL/MariaDB's
+        throw usage(
+            command,
+            "--source-jdbc-url names a PostgreSQL server; this command reads MySQL/MariaDB only"
+                + " so far.");
+      }
       String secret = requireAccount(command);
       try {
         return ExternalDatabase.of(jdbcUrl, user, secret);

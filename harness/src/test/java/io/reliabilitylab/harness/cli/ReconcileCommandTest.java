@@ -112,6 +112,17 @@ class ReconcileCommandTest {
   }
 
   @Test
+  void aPostgresServerIsRefusedInOneLineBeforeConnecting() {
+    List<String> args = valid("--source-jdbc-url=jdbc:postgresql://127.0.0.1:1/lab");
+
+    Run run = run(args.toArray(String[]::new));
+
+    assertThat(run.exitCode()).isEqualTo(USAGE);
+    assertThat(run.err().lines().filter(line -> !line.isBlank()).findFirst().orElseThrow())
+        .contains("names a PostgreSQL server; this command reads MySQL/MariaDB only so far");
+  }
+
+  @Test
   void aMissingWarehouseIsAnEnvironmentErrorBeforeConnecting() {
     List<String> args = valid("--warehouse=" + temp.resolve("nowhere"));
 
