@@ -130,6 +130,9 @@ final class ProcessClusterConfig {
     c.set(RpcOptions.ASK_TIMEOUT_DURATION, settings.askTimeout());
     // The REST metrics (numRestarts) are refreshed this often; Flink's default is 10 s.
     c.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, java.time.Duration.ofMillis(500));
+    // The metric fetcher starts no new fetch until every TaskManager answered or web.timeout
+    // passed: with Flink's 10 min a SIGSTOPped TaskManager froze numRestarts for 10 min.
+    c.set(WebOptions.TIMEOUT, settings.askTimeout().multipliedBy(2));
     // The REST job details and checkpoint statistics are cached this long; Flink's default is 3 s.
     c.set(WebOptions.REFRESH_INTERVAL, java.time.Duration.ofMillis(200));
     c.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, java.time.Duration.ofMillis(200));
