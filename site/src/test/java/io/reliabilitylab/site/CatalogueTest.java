@@ -39,7 +39,8 @@ class CatalogueTest {
             "sink-commit-failure",
             "poison-message",
             "broker-restart",
-            "duplicate-redelivery");
+            "duplicate-redelivery",
+            "walsender-terminated");
     assertThat(Discovered.checks(LOADER).names())
         .contains(
             "snapshot-diff",

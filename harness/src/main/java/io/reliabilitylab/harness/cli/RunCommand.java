@@ -126,6 +126,7 @@ final class RunCommand implements Callable<Integer> {
             .seed(seed)
             .events(events)
             .pipelineOptions(pipelineOptions.asOptions())
+            .sourceEngine(sourceOptions.engineOption())
             .catchUpTimeout(pipelineOptions.catchUpTimeout())
             .outDirectory(out)
             .command(commandLine)

@@ -7,6 +7,7 @@ import io.reliabilitylab.source.mysql.MySqlContainerDatabase;
 import io.reliabilitylab.source.postgres.EmbeddedPostgres;
 import io.reliabilitylab.source.postgres.ExternalPostgres;
 import io.reliabilitylab.source.postgres.PostgresContainerSource;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -81,6 +82,15 @@ final class SourceOptions {
     return existing.engine() == Engine.POSTGRES
         ? existing.openPostgres(mixee)
         : existing.open(mixee);
+  }
+
+  /**
+   * The engine the source will run, as {@link LabOptions#SOURCE_ENGINE} names it, known before it
+   * starts: the URL's when one is given, else {@code --source}'s (MariaDB by default).
+   */
+  String engineOption() {
+    Engine chosen = existing.jdbcUrl != null ? existing.engine() : engine;
+    return chosen == Engine.POSTGRES ? LabOptions.POSTGRESQL : LabOptions.MYSQL;
   }
 
   private static ParameterException usage(@Nullable CommandSpec command, String message) {

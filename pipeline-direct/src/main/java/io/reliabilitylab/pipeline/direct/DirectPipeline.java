@@ -5,10 +5,14 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
 
@@ -17,7 +21,7 @@ import org.apache.flink.api.common.JobID;
  * which streams once its change-log reader is connected to the source ({@link StreamReaders}); also
  * a team's own job on that source ({@code ownjob}), under the team's pipeline name.
  */
-final class DirectPipeline extends FlinkPipeline {
+final class DirectPipeline extends FlinkPipeline implements ReplicationSlotAccess {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -51,6 +55,24 @@ final class DirectPipeline extends FlinkPipeline {
   @Override
   public DeliverySemantics semantics() {
     return DeliverySemantics.EXACTLY_ONCE;
+  }
+
+  /** What a Flink pipeline offers, and on PostgreSQL the job's replication slot. */
+  @Override
+  public Set<Class<? extends PipelineCapability>> capabilities() {
+    if (readers.replicationSlot().isEmpty()) {
+      return super.capabilities();
+    }
+    Set<Class<? extends PipelineCapability>> offered = new HashSet<>(super.capabilities());
+    offered.add(ReplicationSlotAccess.class);
+    return Set.copyOf(offered);
+  }
+
+  @Override
+  public String replicationSlot() {
+    return readers
+        .replicationSlot()
+        .orElseThrow(() -> new IllegalStateException(name + " reads a binlog, not a slot"));
   }
 
   @Override

@@ -11,11 +11,14 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -69,7 +72,15 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
-    return FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options);
+    Set<Class<? extends PipelineCapability>> offered =
+        FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options);
+    if (!LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
+      return offered;
+    }
+    // on PostgreSQL the job streams through a slot of its own (DirectPipeline)
+    Set<Class<? extends PipelineCapability>> withSlot = new HashSet<>(offered);
+    withSlot.add(ReplicationSlotAccess.class);
+    return Set.copyOf(withSlot);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,11 @@ abstract class StreamReaders {
 
   /** What connects, for messages: {@code Flink CDC's binlog reader}. */
   abstract String reader();
+
+  /** The replication slot the job streams through, on PostgreSQL. */
+  Optional<String> replicationSlot() {
+    return Optional.empty();
+  }
 
   /** Removes what the job kept on the source once no job reads it; never throws. */
   void release() {}
@@ -99,6 +105,11 @@ abstract class StreamReaders {
     @Override
     String reader() {
       return "Flink CDC's replication stream (slot " + slot + ")";
+    }
+
+    @Override
+    Optional<String> replicationSlot() {
+      return Optional.of(slot);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.reliabilitylab.runner.phase.Lab;
 import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A suite of scenarios on one pipeline and one source: a baseline, then each selected fault variant
@@ -141,6 +143,7 @@ public final class Suite {
     private long seed = 42;
     private int events = 2_000;
     private Map<String, String> pipelineOptions = Map.of();
+    private @Nullable String sourceEngine;
     private Duration startTimeout = Duration.ofSeconds(60);
     private Duration catchUpTimeout = Duration.ofSeconds(120);
     private Path outDirectory = Path.of("lab-runs");
@@ -199,6 +202,16 @@ public final class Suite {
       return this;
     }
 
+    /**
+     * The engine of the source the suite will run on ({@link LabOptions#MYSQL} or {@link
+     * LabOptions#POSTGRESQL}), when known before it starts: {@code --faults all} then also picks
+     * the faults only that engine can host (a walsender to terminate, say).
+     */
+    public Builder sourceEngine(String engine) {
+      this.sourceEngine = Objects.requireNonNull(engine, "engine");
+      return this;
+    }
+
     /** The deadline for a job to run and complete a first checkpoint. */
     public Builder startTimeout(Duration timeout) {
       this.startTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -243,8 +256,12 @@ public final class Suite {
      */
     public Suite build() {
       PipelineProvider provider = Lab.named(pipelines, pipeline, "pipeline");
+      Map<String, String> planningOptions = new LinkedHashMap<>(pipelineOptions);
+      if (sourceEngine != null) {
+        planningOptions.put(LabOptions.SOURCE_ENGINE, sourceEngine);
+      }
       List<FaultSelection.Choice> chosenFaults =
-          FaultSelection.parse(faultSelection, faults, provider.capabilities(pipelineOptions));
+          FaultSelection.parse(faultSelection, faults, provider.capabilities(planningOptions));
       List<Exercise> chosenExercises = Exercises.select(exerciseSelection);
       ScenarioPlan baseline =
           new ScenarioPlan(

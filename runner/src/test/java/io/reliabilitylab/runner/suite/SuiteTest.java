@@ -12,10 +12,12 @@ import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,11 @@ class SuiteTest {
                   .at(new FaultPosition.AtCheckpoint(5))));
   private static final FaultInjector BROKER =
       fault("broker", Set.of(BrokerControl.class), List.of(FaultVariant.standard("down")));
+  private static final FaultInjector SLOT =
+      fault(
+          "slot",
+          Set.of(ReplicationSlotAccess.class),
+          List.of(FaultVariant.standard("walsender gone")));
 
   @Test
   void aSuiteIsTheBaselineThenEachVariantThenEachExerciseWithItsOptions() {
@@ -78,6 +85,24 @@ class SuiteTest {
   }
 
   @Test
+  void allPicksTheFaultsOfTheSourcesEngineOnceItIsKnown() {
+    Suite.Builder suite =
+        Suite.builder("direct").plugins(List.of(direct()), List.of(), List.of(TASK, SLOT));
+    assertThat(suite.faults("all").build().plans())
+        .extracting(ScenarioPlan::scenario)
+        .containsExactly("baseline", "task", "task:late");
+    assertThat(suite.sourceEngine(LabOptions.MYSQL).build().plans())
+        .extracting(ScenarioPlan::scenario)
+        .containsExactly("baseline", "task", "task:late");
+    assertThat(suite.sourceEngine(LabOptions.POSTGRESQL).build().plans())
+        .extracting(ScenarioPlan::scenario)
+        .containsExactly("baseline", "task", "task:late", "slot");
+    // the engine decides the planning; it is no pipeline option
+    assertThat(suite.build().plans())
+        .allSatisfy(plan -> assertThat(plan.options()).doesNotContainKey(LabOptions.SOURCE_ENGINE));
+  }
+
+  @Test
   void anUnknownSelectionIsRefusedBeforeAnythingRuns() {
     assertThatThrownBy(() -> builder().faults("nope").build())
         .isInstanceOf(IllegalArgumentException.class)
@@ -113,6 +138,13 @@ class SuiteTest {
       @Override
       public Set<Class<? extends PipelineCapability>> capabilities() {
         return Set.of(JobControl.class);
+      }
+
+      @Override
+      public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
+        return LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))
+            ? Set.of(JobControl.class, ReplicationSlotAccess.class)
+            : capabilities();
       }
 
       @Override

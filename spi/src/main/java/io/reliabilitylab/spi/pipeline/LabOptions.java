@@ -33,5 +33,19 @@ public final class LabOptions {
   /** Where a cluster of processes keeps its configuration, logs, pid files and HA storage. */
   public static final String FLINK_CLUSTER_DIRECTORY = "flink.cluster.directory";
 
+  /**
+   * Which database engine the source runs, {@code mysql} or {@code postgresql}: given to {@link
+   * PipelineProvider#capabilities(java.util.Map)} alone (a pipeline learns its source from {@link
+   * PipelineConfig#source()}), so that {@code --faults all} picks the faults the source can host
+   * before the source is started.
+   */
+  public static final String SOURCE_ENGINE = "source.engine";
+
+  /** {@link #SOURCE_ENGINE} for MySQL and MariaDB. */
+  public static final String MYSQL = "mysql";
+
+  /** {@link #SOURCE_ENGINE} for PostgreSQL. */
+  public static final String POSTGRESQL = "postgresql";
+
   private LabOptions() {}
 }

