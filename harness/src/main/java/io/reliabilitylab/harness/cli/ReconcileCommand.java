@@ -11,8 +11,8 @@ import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordWriter;
 import io.reliabilitylab.record.ScenarioInfo;
-import io.reliabilitylab.source.mysql.SourceDatabase;
-import io.reliabilitylab.source.mysql.SourceRowReader;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.postgres.PostgresSource;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.EvidenceSample;
@@ -65,8 +65,8 @@ import picocli.CommandLine.Spec;
     optionListHeading = "%nOptions:%n",
     versionProvider = VersionProvider.class,
     description = {
-      "Checks an existing MySQL 8 / MariaDB table against an existing Iceberg table, without any"
-          + " pipeline: reads the source table's columns and primary key, requires the Iceberg"
+      "Checks an existing MySQL 8 / MariaDB or PostgreSQL table (schema public) against an"
+          + " existing Iceberg table, without any pipeline: reads the source table's columns and primary key, requires the Iceberg"
           + " table to have the same columns, then runs snapshot-diff, no-duplicate-keys and (when"
           + " the table has an event_id column) the current-table part of event-id-audit. Prints"
           + " the verdict with its evidence and writes a run record (JSON) into --out."
@@ -138,7 +138,7 @@ final class ReconcileCommand implements Callable<Integer> {
     DeliverySemantics deliverySemantics = parseSemantics();
     TableIdentifier tableId = parseTableId();
     OutputDirectory.require(spec, out);
-    SourceDatabase source = sourceOptions.open(spec);
+    CdcSource source = sourceOptions.open(spec);
     try (source) {
       return reconcile(source, tableId, deliverySemantics);
     } catch (EnvironmentProblem e) {
@@ -147,7 +147,7 @@ final class ReconcileCommand implements Callable<Integer> {
     }
   }
 
-  private int reconcile(SourceDatabase source, TableIdentifier tableId, DeliverySemantics semantics)
+  private int reconcile(CdcSource source, TableIdentifier tableId, DeliverySemantics semantics)
       throws Exception {
     if (!Files.isDirectory(warehouse)) {
       throw new EnvironmentProblem(
@@ -192,7 +192,7 @@ final class ReconcileCommand implements Callable<Integer> {
               .configuration("iceberg.table", tableId.toString())
               .configuration("delivery.semantics", semantics.name());
 
-      RowSet sourceRows = SourceRowReader.table(source, sourceSchema, sourceTable);
+      RowSet sourceRows = source.rows(sourceSchema, sourceTable);
       RowSet icebergRows = icebergRows(table, sourceSchema, record);
       PrintWriter printer = spec.commandLine().getOut();
       printer.printf(
@@ -253,13 +253,17 @@ final class ReconcileCommand implements Callable<Integer> {
     return IcebergTableReader.rows(table, id, schema);
   }
 
-  private TableSchema sourceSchema(SourceDatabase source) {
+  private TableSchema sourceSchema(CdcSource source) {
     List<Column> columns = new ArrayList<>();
     List<String> unsupported = new ArrayList<>();
     Map<Integer, String> key = new TreeMap<>();
+    boolean postgres = source instanceof PostgresSource;
     try (Connection connection = source.connect()) {
       DatabaseMetaData metadata = connection.getMetaData();
-      try (ResultSet result = metadata.getColumns(source.database(), null, sourceTable, "%")) {
+      // PostgreSQL: the lab reads tables of schema public; MySQL/MariaDB: the URL's database
+      String catalog = postgres ? null : source.database();
+      String schema = postgres ? PostgresSource.SCHEMA : null;
+      try (ResultSet result = metadata.getColumns(catalog, schema, sourceTable, "%")) {
         while (result.next()) {
           String name = result.getString("COLUMN_NAME");
           ColumnType type = columnType(result.getInt("DATA_TYPE"), result.getInt("COLUMN_SIZE"));
@@ -270,7 +274,7 @@ final class ReconcileCommand implements Callable<Integer> {
           }
         }
       }
-      try (ResultSet result = metadata.getPrimaryKeys(source.database(), null, sourceTable)) {
+      try (ResultSet result = metadata.getPrimaryKeys(catalog, schema, sourceTable)) {
         while (result.next()) {
           key.put(result.getInt("KEY_SEQ"), result.getString("COLUMN_NAME"));
         }
@@ -391,7 +395,7 @@ final class ReconcileCommand implements Callable<Integer> {
         .toList();
   }
 
-  private static String serverVersion(SourceDatabase source) {
+  private static String serverVersion(CdcSource source) {
     try {
       return source.serverVersion();
     } catch (SQLException e) {

@@ -79,9 +79,7 @@ final class SourceOptions {
               + Redactor.redact(existing.jdbcUrl)
               + ": leave --source out, the URL names the engine.");
     }
-    return existing.engine() == Engine.POSTGRES
-        ? existing.openPostgres(mixee)
-        : existing.open(mixee);
+    return existing.open(mixee);
   }
 
   /**
@@ -135,17 +133,15 @@ final class SourceOptions {
     private char @Nullable [] password;
 
     /**
-     * The MySQL/MariaDB database the options name, for {@code command}; a usage error unless a URL
-     * and a user are given or the URL is refused.
+     * The MySQL/MariaDB or PostgreSQL server the options name, for {@code command}; a usage error
+     * unless a URL and a user are given or the URL is refused.
      */
-    ExternalDatabase open(@Nullable CommandSpec command) {
-      if (engine() == Engine.POSTGRES) {
-        // what reconcile takes alone: its digests and schema reads are MySQL/MariaDB's
-        throw usage(
-            command,
-            "--source-jdbc-url names a PostgreSQL server; this command reads MySQL/MariaDB only"
-                + " so far.");
-      }
+    CdcSource open(@Nullable CommandSpec command) {
+      return engine() == Engine.POSTGRES ? openPostgres(command) : openMySql(command);
+    }
+
+    /** The MySQL/MariaDB database the options name. */
+    private ExternalDatabase openMySql(@Nullable CommandSpec command) {
       String secret = requireAccount(command);
       try {
         return ExternalDatabase.of(jdbcUrl, user, secret);

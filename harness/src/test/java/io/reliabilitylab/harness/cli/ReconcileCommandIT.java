@@ -203,7 +203,7 @@ class ReconcileCommandIT {
     return new Run(exitCode, stdout.toString(), stderr.toString());
   }
 
-  private static RunRecord onlyRecord(Path out) throws IOException {
+  static RunRecord onlyRecord(Path out) throws IOException {
     try (Stream<Path> files = Files.list(out)) {
       List<Path> records =
           files.filter(file -> file.getFileName().toString().endsWith(".json")).toList();
@@ -212,7 +212,7 @@ class ReconcileCommandIT {
     }
   }
 
-  private static Record record(Row row) {
+  static Record record(Row row) {
     Record record = GenericRecord.create(OrdersTables.CURRENT_SCHEMA);
     for (Types.NestedField field : OrdersTables.CURRENT_SCHEMA.columns()) {
       Object value = row.get(field.name());
@@ -228,7 +228,7 @@ class ReconcileCommandIT {
         table.io().newOutputFile(table.location() + "/data/" + UUID.randomUUID() + ".parquet"));
   }
 
-  private static DataFile dataFile(Table table, List<Record> records) throws IOException {
+  static DataFile dataFile(Table table, List<Record> records) throws IOException {
     DataWriter<Record> writer =
         new GenericAppenderFactory(table.schema(), table.spec())
             .newDataWriter(newFile(table), FileFormat.PARQUET, null);
@@ -238,7 +238,7 @@ class ReconcileCommandIT {
     return writer.toDataFile();
   }
 
-  private static DeleteFile equalityDelete(Table table, List<Long> orderIds) throws IOException {
+  static DeleteFile equalityDelete(Table table, List<Long> orderIds) throws IOException {
     Schema deleteSchema = table.schema().select("order_id");
     EqualityDeleteWriter<Record> writer =
         new GenericAppenderFactory(

@@ -99,7 +99,7 @@ public final class PostgresOrdersTable implements SourceTable {
 
   /** The table as a capture target, carried by {@code publication}. */
   public CaptureTarget target(String publication) {
-    return CaptureTarget.table("public", name).withPublication(publication);
+    return CaptureTarget.table(PostgresSource.SCHEMA, name).withPublication(publication);
   }
 
   /**

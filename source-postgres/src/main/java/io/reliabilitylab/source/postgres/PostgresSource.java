@@ -29,6 +29,9 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL)
 public interface PostgresSource extends CdcSource {
 
+  /** The schema that holds the lab's tables: the server's default, {@code public}. */
+  String SCHEMA = "public";
+
   /** {@code embedded-postgres}, {@code external-postgres} or {@code postgres-container}. */
   @Override
   String kind();
