@@ -15,6 +15,7 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
 import io.reliabilitylab.source.mysql.BinlogClients;
+import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.check.DlqRecord;
 import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.data.DeliverySemantics;
@@ -25,6 +26,7 @@ import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * broker it started.
  */
 final class BrokerPipeline extends FlinkPipeline
-    implements BrokerControl, DeadLetterQueue, ReplayDeduplication {
+    implements BrokerControl, DeadLetterQueue, ReplayDeduplication, ReplicationSlotAccess {
 
   private static final Logger LOG = LoggerFactory.getLogger(BrokerPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
@@ -66,17 +68,23 @@ final class BrokerPipeline extends FlinkPipeline
   // checkpoint interval, and the full timeout only where they cannot be sent.
   private static final Duration SETTLE = Duration.ofSeconds(25);
   private static final Duration HEARTBEAT_EVERY = Duration.ofMillis(250);
+  private static final Duration SLOT_RELEASE = Duration.ofSeconds(15);
 
   /** What a run of this pipeline can and cannot show. */
   static final String CLAIM_BOUNDARY =
-      "MariaDB GTID binlog -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
+      "%s -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
           + " topic -> Flink KafkaSource (offsets committed on checkpoints) -> keyed replay dedup"
           + " -> Iceberg v2 exactly-once sinks; one JVM on one machine, the embedded broker a single"
           + " node with replication 1";
 
+  /** The source's part of the claim boundary, on PostgreSQL. */
+  static final String POSTGRES_SOURCE =
+      "PostgreSQL pgoutput from a replication slot of the pipeline's own (its LSN not confirmed"
+          + " by the connector)";
+
   /** The same with the broker as its own process, still one node on the same machine. */
   static final String CLAIM_BOUNDARY_BROKER_PROCESS =
-      "MariaDB GTID binlog -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
+      "%s -> Debezium embedded engine (at-least-once, file offsets) -> Kafka"
           + " topic -> Flink KafkaSource (offsets committed on checkpoints) -> keyed replay dedup"
           + " -> Iceberg v2 exactly-once sinks; one machine, the broker a single-node KRaft process"
           + " of its own with replication 1, the rest in the lab's JVM";
@@ -140,6 +148,9 @@ final class BrokerPipeline extends FlinkPipeline
     if (broker instanceof KafkaBrokerProcess) {
       offered.add(BrokerProcessControl.class);
     }
+    if (publisher.replicationSlot().isPresent()) {
+      offered.add(ReplicationSlotAccess.class);
+    }
     return Set.copyOf(offered);
   }
 
@@ -152,6 +163,11 @@ final class BrokerPipeline extends FlinkPipeline
         || type == DeadLetterQueue.class
         || type == ReplayDeduplication.class) {
       return Optional.of(type.cast(this));
+    }
+    if (type == ReplicationSlotAccess.class) {
+      return publisher.replicationSlot().isPresent()
+          ? Optional.of(type.cast(this))
+          : Optional.empty();
     }
     if (type == BrokerProcessControl.class) {
       return broker instanceof KafkaBrokerProcess process
@@ -168,8 +184,11 @@ final class BrokerPipeline extends FlinkPipeline
   protected Map<String, String> sourceVersions() {
     Map<String, String> versions = new LinkedHashMap<>();
     versions.put("debezium", mavenVersion("io.debezium", "debezium-embedded"));
-    versions.put(
-        "debezium_connector_mariadb", mavenVersion("io.debezium", "debezium-connector-mariadb"));
+    String connector =
+        publisher.replicationSlot().isPresent()
+            ? "debezium-connector-postgres"
+            : "debezium-connector-mariadb";
+    versions.put(connector.replace('-', '_'), mavenVersion("io.debezium", connector));
     versions.put("kafka_clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
     versions.put(
         "kafka_broker",
@@ -190,7 +209,10 @@ final class BrokerPipeline extends FlinkPipeline
         .forEach((key, value) -> settings.put("connector." + key, value));
     settings.put(
         "claim_boundary.pipeline",
-        broker instanceof KafkaBrokerProcess ? CLAIM_BOUNDARY_BROKER_PROCESS : CLAIM_BOUNDARY);
+        (broker instanceof KafkaBrokerProcess ? CLAIM_BOUNDARY_BROKER_PROCESS : CLAIM_BOUNDARY)
+            .formatted(
+                publisher.replicationSlot().isPresent() ? POSTGRES_SOURCE : "MariaDB GTID binlog"));
+    publisher.replicationSlot().ifPresent(slot -> settings.put("source.slot", slot));
     settings.put(
         "kafka.broker.kind",
         broker != null ? broker.describe() : "external cluster by bootstrap servers");
@@ -198,13 +220,14 @@ final class BrokerPipeline extends FlinkPipeline
   }
 
   /**
-   * The engine streams once it runs and its binlog dump is connected to the source; the job reads
-   * the topic from the start, so nothing published before it ran is missed.
+   * The engine streams once it runs and its binlog dump is connected to the source (on PostgreSQL:
+   * a walsender holds its slot); the job reads the topic from the start, so nothing published
+   * before it ran is missed.
    */
   @Override
   protected void awaitSourceStreaming(Duration timeout) throws Exception {
     Instant deadline = Instant.now().plus(timeout);
-    while (!publisher.isRunning() || !binlogDumpConnected()) {
+    while (!publisher.isRunning() || !readerConnected()) {
       if (Instant.now().isAfter(deadline)) {
         throw new TimeoutException(
             "The Debezium engine did not stream from the source within "
@@ -217,8 +240,18 @@ final class BrokerPipeline extends FlinkPipeline
     }
   }
 
-  private boolean binlogDumpConnected() throws Exception {
-    return BinlogClients.dumpConnected(config.source());
+  private boolean readerConnected() throws Exception {
+    Optional<String> slot = publisher.replicationSlot();
+    return slot.isPresent()
+        ? ReplicationSlots.of(config.source(), slot.get()).activePid() != 0
+        : BinlogClients.dumpConnected(config.source());
+  }
+
+  @Override
+  public String replicationSlot() {
+    return publisher
+        .replicationSlot()
+        .orElseThrow(() -> new IllegalStateException("A MySQL/MariaDB source has no slot"));
   }
 
   // BrokerControl
@@ -480,6 +513,11 @@ final class BrokerPipeline extends FlinkPipeline
       super.close();
     } finally {
       closeQuietly(publisher::close, "the Debezium engine");
+      // the slot holds the run's WAL (the connector confirms none of it): dropped with the run
+      publisher
+          .replicationSlot()
+          .ifPresent(
+              slot -> ReplicationSlots.of(config.source(), slot).dropWhenReleased(SLOT_RELEASE));
       closeQuietly(deadLetters::close, "the dead-letter reader");
       closeQuietly(heartbeats::close, "the heartbeat producer");
       closeQuietly(topics::close, "the Kafka admin client");

@@ -18,15 +18,19 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
+import io.reliabilitylab.source.postgres.ExternalPostgres;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
 import java.nio.file.Path;
@@ -53,7 +57,10 @@ public final class BrokerPipelineProvider implements PipelineProvider {
   /** An external Kafka cluster instead of the embedded broker. */
   public static final String BOOTSTRAP_SERVERS = "kafka.bootstrap-servers";
 
-  /** The change topic; default {@code lab.<database>.<table>} (Debezium's naming). */
+  /**
+   * The change topic; default {@code lab.<database>.<table>} ({@code lab.public.<table>} on
+   * PostgreSQL: Debezium's naming).
+   */
   public static final String TOPIC = "kafka.topic";
 
   /**
@@ -134,6 +141,10 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     if (brokerAsProcess(options)) {
       offered.add(BrokerProcessControl.class);
     }
+    if (LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
+      // on PostgreSQL the connector streams through a slot of its own (BrokerPipeline)
+      offered.add(ReplicationSlotAccess.class);
+    }
     return Set.copyOf(offered);
   }
 
@@ -164,12 +175,6 @@ public final class BrokerPipelineProvider implements PipelineProvider {
             "The broker pipeline needs option '" + key + "'; required: " + requiredOptions());
       }
     }
-    if (config.source().jdbcUrl().startsWith("jdbc:postgresql:")) {
-      // Debezium's PostgreSQL connector is not wired into this pipeline yet
-      throw new IllegalArgumentException(
-          "The broker pipeline captures MySQL/MariaDB only so far; run it without --source"
-              + " postgres, or run --pipeline direct on PostgreSQL");
-    }
     Path work = config.workDirectory();
     String table = config.source().table();
     @Nullable LabKafkaBroker broker = null;
@@ -193,16 +198,14 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         broker.start();
         bootstrap = broker.bootstrapServers();
       }
-      ExternalDatabase source = ExternalDatabase.of(config.source());
+      boolean postgres = config.source().jdbcUrl().startsWith("jdbc:postgresql:");
+      CdcSource source =
+          postgres ? ExternalPostgres.of(config.source()) : ExternalDatabase.of(config.source());
       // on a shared broker every scenario publishes to topics of its own
       String topic =
           config.option(
               TOPIC,
-              DebeziumPublisher.DEFAULT_TOPIC_PREFIX
-                  + "."
-                  + source.database()
-                  + "."
-                  + table
+              DebeziumPublisher.capturedTopic(source, DebeziumPublisher.DEFAULT_TOPIC_PREFIX, table)
                   + (sharedBroker ? "." + work.getFileName() : ""));
       String deadLetterTopic = DeadLetterSink.topicFor(topic);
       topics = KafkaTopics.connect(bootstrap, ADMIN_TIMEOUT);
@@ -215,12 +218,14 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       }
       OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
       String group = "reliability-lab-" + work.getFileName();
-      publisher =
+      DebeziumPublisher.Builder publishing =
           DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
-              .connectorClass(DebeziumPublisher.connectorFor(source.serverVersion()))
               .table(table)
-              .topic(topic)
-              .build();
+              .topic(topic);
+      if (!postgres) {
+        publishing.connectorClass(DebeziumPublisher.connectorFor(source.serverVersion()));
+      }
+      publisher = publishing.build();
       publisher.start();
 
       BrokerJobConfig jobConfig =

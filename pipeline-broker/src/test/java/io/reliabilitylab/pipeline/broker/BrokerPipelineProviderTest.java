@@ -1,16 +1,12 @@
 package io.reliabilitylab.pipeline.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.spi.pipeline.LabOptions;
-import io.reliabilitylab.spi.pipeline.PipelineConfig;
-import io.reliabilitylab.spi.pipeline.SourceEndpoint;
-import io.reliabilitylab.spi.secret.Credentials;
-import java.nio.file.Path;
+import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class BrokerPipelineProviderTest {
 
@@ -35,27 +31,12 @@ class BrokerPipelineProviderTest {
   }
 
   @Test
-  void aPostgresSourceIsRefusedInOneLineBeforeAnythingStarts(@TempDir Path work) {
-    PipelineConfig config =
-        new PipelineConfig(
-            new SourceEndpoint(
-                "jdbc:postgresql://127.0.0.1:5432/lab",
-                "127.0.0.1",
-                5432,
-                "lab",
-                "orders",
-                Credentials.of("lab_cdc", "pw")),
-            Map.of(
-                LabOptions.WAREHOUSE_PATH,
-                work.resolve("w").toString(),
-                LabOptions.CHECKPOINTS_PATH,
-                work.resolve("c").toString()),
-            work);
-
-    assertThatThrownBy(() -> new BrokerPipelineProvider().start(config))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "The broker pipeline captures MySQL/MariaDB only so far; run it without --source"
-                + " postgres, or run --pipeline direct on PostgreSQL");
+  void onPostgresTheConnectorsSlotIsOffered() {
+    BrokerPipelineProvider provider = new BrokerPipelineProvider();
+    assertThat(provider.capabilities(Map.of(LabOptions.SOURCE_ENGINE, LabOptions.POSTGRESQL)))
+        .contains(ReplicationSlotAccess.class, ReplayDeduplication.class);
+    assertThat(provider.capabilities(Map.of(LabOptions.SOURCE_ENGINE, LabOptions.MYSQL)))
+        .doesNotContain(ReplicationSlotAccess.class)
+        .contains(ReplayDeduplication.class);
   }
 }

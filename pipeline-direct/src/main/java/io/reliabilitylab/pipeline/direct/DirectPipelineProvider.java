@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
 import org.apiguardian.api.API;
@@ -146,7 +146,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
     return builder
         .source(config.source())
         // a slot per pipeline: kept by the job's restores, dropped when the pipeline ends
-        .slotName("srl_direct_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16))
+        .slotName(ReplicationSlots.newName("srl_direct"))
         .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))
         .build();
   }

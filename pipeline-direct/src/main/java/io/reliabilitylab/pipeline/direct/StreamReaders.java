@@ -3,25 +3,18 @@ package io.reliabilitylab.pipeline.direct;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.direct.job.SourceEngine;
 import io.reliabilitylab.source.mysql.BinlogClients;
+import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Whether the direct job's change-log reader is connected to the source, which says that its
  * snapshot is done and it streams; and what the pipeline leaves on the source when it ends.
  */
 abstract class StreamReaders {
-
-  private static final Logger LOG = LoggerFactory.getLogger(StreamReaders.class);
 
   /** The readers for the job's source: binlog dumps, or the job's replication slot. */
   static StreamReaders of(DirectJobConfig config) {
@@ -82,99 +75,37 @@ abstract class StreamReaders {
   private static final class ReplicationSlot extends StreamReaders {
     private static final Duration RELEASE_TIMEOUT = Duration.ofSeconds(15);
 
-    private final SourceEndpoint source;
-    private final String slot;
+    private final ReplicationSlots slot;
     private volatile int earlierPid;
 
     ReplicationSlot(SourceEndpoint source, String slot) {
-      this.source = source;
-      this.slot = slot;
+      this.slot = ReplicationSlots.of(source, slot);
     }
 
     @Override
     void beforeSubmit() throws SQLException {
-      earlierPid = activePid();
+      earlierPid = slot.activePid();
     }
 
     @Override
     boolean newReaderConnected() throws SQLException {
-      int pid = activePid();
+      int pid = slot.activePid();
       return pid != 0 && pid != earlierPid;
     }
 
     @Override
     String reader() {
-      return "Flink CDC's replication stream (slot " + slot + ")";
+      return "Flink CDC's replication stream (slot " + slot.name() + ")";
     }
 
     @Override
     Optional<String> replicationSlot() {
-      return Optional.of(slot);
+      return Optional.of(slot.name());
     }
 
     @Override
     void release() {
-      long deadline = System.nanoTime() + RELEASE_TIMEOUT.toNanos();
-      try (Connection connection = connect();
-          PreparedStatement drop =
-              connection.prepareStatement(
-                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                      + " WHERE slot_name = ? AND NOT active")) {
-        drop.setString(1, slot);
-        while (exists(connection)) {
-          drop.executeQuery().close();
-          if (!exists(connection) || System.nanoTime() > deadline) {
-            break;
-          }
-          // the cancelled job's walsender lets go of the slot a moment after the job ends
-          Thread.sleep(200);
-        }
-        if (exists(connection)) {
-          LOG.warn(
-              "Replication slot {} on {} is still held after {} s: drop it with"
-                  + " SELECT pg_drop_replication_slot('{}'); once no job reads it",
-              slot,
-              source.description(),
-              RELEASE_TIMEOUT.toSeconds(),
-              slot);
-        }
-      } catch (SQLException e) {
-        LOG.warn(
-            "Could not drop replication slot {} on {}: {}",
-            slot,
-            source.description(),
-            e.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    private boolean exists(Connection connection) throws SQLException {
-      try (PreparedStatement query =
-          connection.prepareStatement("SELECT 1 FROM pg_replication_slots WHERE slot_name = ?")) {
-        query.setString(1, slot);
-        try (ResultSet result = query.executeQuery()) {
-          return result.next();
-        }
-      }
-    }
-
-    /** The walsender holding the slot, 0 when none does or there is no slot. */
-    private int activePid() throws SQLException {
-      try (Connection connection = connect();
-          PreparedStatement query =
-              connection.prepareStatement(
-                  "SELECT active_pid FROM pg_replication_slots WHERE slot_name = ? AND active")) {
-        query.setString(1, slot);
-        try (ResultSet result = query.executeQuery()) {
-          return result.next() ? result.getInt(1) : 0;
-        }
-      }
-    }
-
-    private Connection connect() throws SQLException {
-      return DriverManager.getConnection(
-          source.jdbcUrl(), source.user(), source.credentials().revealPassword());
+      slot.dropWhenReleased(RELEASE_TIMEOUT);
     }
   }
 }

@@ -71,15 +71,30 @@ final class ChangeEncoder {
     ChangeOp op = ChangeOp.ofCode(value.getString("op"));
     Struct source = value.getStruct("source");
     byte[] valueBytes = valueConverter.fromConnectData(record.topic(), record.valueSchema(), value);
-    return new Encoded(keyBytes, valueBytes, orderId, op, position(source), isSnapshot(source));
+    return new Encoded(keyBytes, valueBytes, orderId, op, position(value), isSnapshot(source));
   }
 
   /**
-   * The ordered position of a change from Debezium's {@code source} block: binlog file, {@code pos}
-   * (the byte offset of the binlog rows event that holds the row) and {@code row} (the row's index
-   * inside that event), with the GTID as evidence.
+   * The ordered position of a change from Debezium's envelope. From a binlog connector's {@code
+   * source} block: binlog file, {@code pos} (the byte offset of the binlog rows event that holds
+   * the row) and {@code row} (the row's index inside that event), with the GTID as evidence. From
+   * PostgreSQL's: no file, the change's {@code lsn}, and its order inside its transaction ({@code
+   * transaction.total_order}, from 1; 0 for a snapshot read, which has no transaction). A later
+   * change of one row has a greater LSN (its row lock orders the writers), so the LSN alone orders
+   * each key's changes, also across interleaved transactions.
    */
-  static SourcePosition position(Struct source) {
+  static SourcePosition position(Struct value) {
+    Struct source = value.getStruct("source");
+    if (hasField(source, "lsn")) {
+      Object lsn = source.get("lsn");
+      if (lsn == null) {
+        throw new IllegalStateException("The source block of a PostgreSQL change has no lsn");
+      }
+      Struct transaction = hasField(value, "transaction") ? value.getStruct("transaction") : null;
+      Object order = transaction == null ? null : transaction.get("total_order");
+      return SourcePosition.of(
+          "", ((Number) lsn).longValue(), order == null ? 0 : ((Number) order).intValue());
+    }
     String file = source.getString("file");
     Object pos = source.get("pos");
     Object row = source.get("row");

@@ -7,9 +7,12 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.StopEngineException;
 import io.debezium.engine.format.ChangeEventFormat;
-import io.reliabilitylab.source.mysql.OrdersTable;
-import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.source.postgres.PostgresOrdersTable;
+import io.reliabilitylab.source.postgres.PostgresSource;
+import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.data.SourcePosition;
+import io.reliabilitylab.spi.data.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -49,15 +52,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the {@code orders} table of a MariaDB with Debezium's embedded engine (the MariaDB
- * connector, offsets and schema history in files) and publishes every change to a Kafka topic, at
- * least once: a batch is published in order, and its records are marked processed, so that their
- * offsets may be flushed, only after the broker acknowledged them. After a restart the engine
- * resumes after the last record marked processed.
+ * Reads the {@code orders} table of a MariaDB, MySQL or PostgreSQL server with Debezium's embedded
+ * engine (the MariaDB, MySQL or PostgreSQL connector, offsets and schema history in files; on
+ * PostgreSQL {@code pgoutput} from a replication slot of its own) and publishes every change to a
+ * Kafka topic, at least once: a batch is published in order, and its records are marked processed,
+ * so that their offsets may be flushed, only after the broker acknowledged them. After a restart
+ * the engine resumes after the last record marked processed.
  *
  * <p>Wire format: key {@code {"order_id":<long>}} (UTF-8 JSON); value Debezium's JSON envelope
  * without schema, {@code {"before":..,"after":..,"source":{..,"file":..,"pos":..,"row":..,
- * "gtid":..},"op":"r|c|u|d","ts_ms":..}}; after a delete, a tombstone (null value).
+ * "gtid":..},"op":"r|c|u|d","ts_ms":..}} (on PostgreSQL {@code "source":{..,"lsn":..,"txId":..}}
+ * and {@code "transaction":{..,"total_order":..}}); after a delete, a tombstone (null value).
  *
  * <p>The controls the broker faults need: {@link #stop()} and {@link #start()}, {@link
  * #corruptNext(long)} (publish one change with a corrupted value, then stop), {@link
@@ -88,6 +93,10 @@ public final class DebeziumPublisher implements AutoCloseable {
 
   /** Debezium's connector for MySQL servers (MySQL 8), chosen for a server that is not MariaDB. */
   public static final String MYSQL_CONNECTOR_CLASS = "io.debezium.connector.mysql.MySqlConnector";
+
+  /** Debezium's connector for PostgreSQL, chosen for a {@link PostgresSource}. */
+  public static final String POSTGRES_CONNECTOR_CLASS =
+      "io.debezium.connector.postgresql.PostgresConnector";
 
   /**
    * The Debezium connector for a server, from its version string ({@code SELECT VERSION()}): the
@@ -123,6 +132,8 @@ public final class DebeziumPublisher implements AutoCloseable {
   private final Duration stopTimeout;
 
   /** Held while a batch is published and marked, so that a stop can wait for it. */
+  private final @Nullable String replicationSlot;
+
   private final ReentrantLock batchLock = new ReentrantLock();
 
   private final Object progress = new Object();
@@ -142,10 +153,10 @@ public final class DebeziumPublisher implements AutoCloseable {
   private int snapshotsTaken;
 
   private DebeziumPublisher(Builder builder) {
-    SourceDatabase source = builder.source;
     this.bootstrapServers = builder.bootstrapServers;
     this.workDirectory = builder.workDirectory.toAbsolutePath().normalize();
-    this.capturedTopic = builder.topicPrefix + "." + source.database() + "." + builder.table;
+    this.capturedTopic = capturedTopic(builder.source, builder.topicPrefix, builder.table);
+    this.replicationSlot = builder.postgres() ? builder.slotName : null;
     this.topic = builder.topic != null ? builder.topic : capturedTopic;
     this.listener = builder.listener;
     this.startTimeout = builder.startTimeout;
@@ -158,9 +169,17 @@ public final class DebeziumPublisher implements AutoCloseable {
    * A builder for a publisher reading {@code source}, publishing to the cluster at {@code
    * bootstrapServers}, keeping its offsets and schema history under {@code workDirectory}.
    */
-  public static Builder builder(
-      SourceDatabase source, String bootstrapServers, Path workDirectory) {
+  public static Builder builder(CdcSource source, String bootstrapServers, Path workDirectory) {
     return new Builder(source, bootstrapServers, workDirectory);
+  }
+
+  /**
+   * The topic Debezium gives the changes of {@code table}: {@code <prefix>.<database>.<table>} on
+   * MySQL/MariaDB, {@code <prefix>.<schema>.<table>} on PostgreSQL.
+   */
+  public static String capturedTopic(CdcSource source, String prefix, String table) {
+    String namespace = source instanceof PostgresSource ? PostgresSource.SCHEMA : source.database();
+    return prefix + "." + namespace + "." + table;
   }
 
   /**
@@ -450,6 +469,14 @@ public final class DebeziumPublisher implements AutoCloseable {
     return workDirectory.resolve(OFFSET_FILE);
   }
 
+  /**
+   * The replication slot the connector streams from, on PostgreSQL: it outlives the engine's
+   * restarts (their resume point) and is the caller's to drop once the publisher is closed.
+   */
+  public Optional<String> replicationSlot() {
+    return Optional.ofNullable(replicationSlot);
+  }
+
   /** Debezium's schema history file ({@code FileSchemaHistory}). */
   public Path historyFile() {
     return workDirectory.resolve(HISTORY_FILE);
@@ -656,6 +683,9 @@ public final class DebeziumPublisher implements AutoCloseable {
   /** A tombstone with no delete before it in this run: its position from the record's offset. */
   private static SourcePosition fallbackPosition(SourceRecord record) {
     Map<String, ?> offset = record.sourceOffset();
+    if (offset.get("lsn") instanceof Number lsn) {
+      return SourcePosition.of("", lsn.longValue(), 0);
+    }
     Object file = offset.get("file");
     Object pos = offset.get("pos");
     return SourcePosition.of(
@@ -769,10 +799,10 @@ public final class DebeziumPublisher implements AutoCloseable {
   }
 
   static Properties engineProperties(Builder builder, Path workDirectory) {
-    SourceDatabase source = builder.source;
+    CdcSource source = builder.source;
     Properties properties = new Properties();
     properties.setProperty("name", builder.engineName);
-    properties.setProperty("connector.class", builder.connectorClass);
+    properties.setProperty("connector.class", builder.connectorClass());
     properties.setProperty(
         "offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
     properties.setProperty(
@@ -780,20 +810,20 @@ public final class DebeziumPublisher implements AutoCloseable {
     properties.setProperty(
         "offset.flush.interval.ms", String.valueOf(builder.offsetFlushInterval.toMillis()));
     properties.setProperty("offset.flush.timeout.ms", "10000");
-    properties.setProperty(
-        "schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
-    properties.setProperty(
-        "schema.history.internal.file.filename", workDirectory.resolve(HISTORY_FILE).toString());
-    properties.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
-    properties.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
     properties.setProperty("database.hostname", source.host());
     properties.setProperty("database.port", String.valueOf(source.port()));
     properties.setProperty("database.user", source.cdcCredentials().user());
     properties.setProperty("database.password", source.cdcCredentials().revealPassword());
-    properties.setProperty("database.server.id", String.valueOf(builder.serverId));
     properties.setProperty("topic.prefix", builder.topicPrefix);
-    properties.setProperty("database.include.list", source.database());
-    properties.setProperty("table.include.list", source.database() + "." + builder.table);
+    // a lost source connection restarts the task after this, not Debezium's 10 s
+    properties.setProperty(
+        "retriable.restart.connector.wait.ms",
+        String.valueOf(builder.retriableRestartWait.toMillis()));
+    if (builder.postgres()) {
+      postgresProperties(properties, builder);
+    } else {
+      binlogProperties(properties, builder, workDirectory);
+    }
     properties.setProperty("include.schema.changes", "false");
     properties.setProperty("tombstones.on.delete", "true");
     properties.setProperty("snapshot.mode", builder.snapshotMode);
@@ -802,6 +832,41 @@ public final class DebeziumPublisher implements AutoCloseable {
     properties.setProperty("max.queue.size", String.valueOf(builder.maxQueueSize()));
     properties.putAll(builder.connectorOverrides);
     return properties;
+  }
+
+  private static void binlogProperties(Properties properties, Builder builder, Path workDirectory) {
+    CdcSource source = builder.source;
+    properties.setProperty(
+        "schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
+    properties.setProperty(
+        "schema.history.internal.file.filename", workDirectory.resolve(HISTORY_FILE).toString());
+    properties.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    properties.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    properties.setProperty("database.server.id", String.valueOf(builder.serverId));
+    properties.setProperty("database.include.list", source.database());
+    properties.setProperty("table.include.list", source.database() + "." + builder.table);
+  }
+
+  /**
+   * PostgreSQL: {@code pgoutput} through the table's publication (created with the table by its
+   * owner; the capture role may create none), from the publisher's own slot, kept across restarts.
+   * The slot's confirmed position is not advanced ({@code lsn.flush.mode=manual}): PostgreSQL
+   * cannot send a change again once the slot confirmed it, so a rewound offset file could not
+   * replay anything; the slot holds the run's WAL instead, until the pipeline drops it. The
+   * transaction block gives each change its order inside its transaction.
+   */
+  private static void postgresProperties(Properties properties, Builder builder) {
+    CdcSource source = builder.source;
+    properties.setProperty("database.dbname", source.database());
+    properties.setProperty("plugin.name", "pgoutput");
+    properties.setProperty("slot.name", builder.slotName);
+    properties.setProperty("slot.drop.on.stop", "false");
+    properties.setProperty("lsn.flush.mode", "manual");
+    properties.setProperty("publication.name", PostgresOrdersTable.publicationOf(builder.table));
+    properties.setProperty("publication.autocreate.mode", "disabled");
+    properties.setProperty("schema.include.list", PostgresSource.SCHEMA);
+    properties.setProperty("table.include.list", PostgresSource.SCHEMA + "." + builder.table);
+    properties.setProperty("provide.transaction.metadata", "true");
   }
 
   static Map<String, Object> producerProperties(Builder builder) {
@@ -945,11 +1010,12 @@ public final class DebeziumPublisher implements AutoCloseable {
    */
   @API(status = EXPERIMENTAL)
   public static final class Builder {
-    private final SourceDatabase source;
+    private final CdcSource source;
     private final String bootstrapServers;
     private final Path workDirectory;
     private String topicPrefix = DEFAULT_TOPIC_PREFIX;
-    private String table = OrdersTable.DEFAULT_NAME;
+    private String table = TableSchema.ORDERS.name();
+    private String slotName = ReplicationSlots.newName("srl_broker");
     private @Nullable String topic;
     private long serverId = ThreadLocalRandom.current().nextLong(10_000, 1_000_000);
     private String engineName = "srl-debezium";
@@ -959,6 +1025,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     private int maxBatchSize = 2048;
     private int maxQueueSize;
     private Duration offsetFlushInterval = Duration.ofMillis(200);
+    private Duration retriableRestartWait = Duration.ofMillis(500);
     private Duration producerLinger = Duration.ofMillis(5);
     private Duration startTimeout = Duration.ofSeconds(60);
     private Duration stopTimeout = Duration.ofSeconds(60);
@@ -966,7 +1033,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     private final Map<String, String> connectorOverrides = new LinkedHashMap<>();
     private final Map<String, Object> producerOverrides = new LinkedHashMap<>();
 
-    private Builder(SourceDatabase source, String bootstrapServers, Path workDirectory) {
+    private Builder(CdcSource source, String bootstrapServers, Path workDirectory) {
       this.source = Objects.requireNonNull(source, "source");
       this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
       this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
@@ -991,7 +1058,16 @@ public final class DebeziumPublisher implements AutoCloseable {
 
     /** The table to capture in the source's database; default {@code orders}. */
     public Builder table(String table) {
-      this.table = OrdersTable.in(source, table).name();
+      this.table = source.orders(table).name();
+      return this;
+    }
+
+    /**
+     * The PostgreSQL replication slot the connector creates and resumes; default {@code
+     * srl_broker_<random>}, one per publisher. Ignored on MySQL/MariaDB.
+     */
+    public Builder slotName(String slotName) {
+      this.slotName = ReplicationSlots.checkName(slotName);
       return this;
     }
 
@@ -1005,7 +1081,9 @@ public final class DebeziumPublisher implements AutoCloseable {
       return this;
     }
 
-    /** Debezium's {@code database.server.id}: unique among the source's replicas. */
+    /**
+     * Debezium's {@code database.server.id}: unique among the source's replicas (MySQL/MariaDB).
+     */
     public Builder serverId(long serverId) {
       if (serverId < 1 || serverId > 4_294_967_295L) {
         throw new IllegalArgumentException(
@@ -1026,8 +1104,9 @@ public final class DebeziumPublisher implements AutoCloseable {
     }
 
     /**
-     * The Debezium connector class: the MariaDB connector by default; {@link #connectorFor} picks
-     * the right one for a server.
+     * The Debezium connector class for a MySQL/MariaDB server: the MariaDB connector by default;
+     * {@link #connectorFor} picks the right one for a server. A PostgreSQL source always gets
+     * {@value #POSTGRES_CONNECTOR_CLASS}.
      */
     public Builder connectorClass(String connectorClass) {
       if (!connectorClass.equals(CONNECTOR_CLASS)
@@ -1042,6 +1121,15 @@ public final class DebeziumPublisher implements AutoCloseable {
                 + " (MySQL 8)");
       }
       this.connectorClass = connectorClass;
+      return this;
+    }
+
+    /**
+     * How long the engine waits before it restarts its task after a retriable error, such as a lost
+     * source connection (Debezium's {@code retriable.restart.connector.wait.ms}); default 500 ms.
+     */
+    public Builder retriableRestartWait(Duration wait) {
+      this.retriableRestartWait = positive(wait, "retriableRestartWait");
       return this;
     }
 
@@ -1138,6 +1226,14 @@ public final class DebeziumPublisher implements AutoCloseable {
             "acks=" + acks + " would lose acknowledged records on a broker restart: keep acks=all");
       }
       return new DebeziumPublisher(this);
+    }
+
+    boolean postgres() {
+      return source instanceof PostgresSource;
+    }
+
+    String connectorClass() {
+      return postgres() ? POSTGRES_CONNECTOR_CLASS : connectorClass;
     }
 
     int maxQueueSize() {

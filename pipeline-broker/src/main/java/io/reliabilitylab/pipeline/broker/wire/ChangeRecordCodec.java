@@ -38,10 +38,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Decoding is strict, so that a corrupted record is refused rather than half-applied: the value
  * must be valid UTF-8, one JSON object without duplicate fields, with {@code op} in {@code
  * r/c/u/d}, exactly the row images that op carries, every column of {@code orders} in each image,
- * {@code source.file}, {@code source.pos}, {@code source.row} and {@code source.ts_ms}, and a key
- * whose {@code order_id} is the image's. {@code updated_at} is epoch milliseconds (Debezium's
- * {@code io.debezium.time.Timestamp} for {@code DATETIME(3)}) or, defensively, an ISO-8601 text.
- * Error messages name fields, JSON types and byte offsets, never content.
+ * {@code source.file}, {@code source.pos}, {@code source.row} and {@code source.ts_ms} (from
+ * PostgreSQL's connector {@code source.lsn} and {@code source.ts_ms}, with {@code
+ * transaction.total_order} when it provides transaction metadata), and a key whose {@code order_id}
+ * is the image's. {@code updated_at} is epoch milliseconds (Debezium's {@code
+ * io.debezium.time.Timestamp} for {@code DATETIME(3)}) or, defensively, an ISO-8601 text. Error
+ * messages name fields, JSON types and byte offsets, never content.
  *
  * <p>Encoding writes the same format from a {@link ChangeEnvelope}, so that a repaired change can
  * be republished. The envelope carries no connector name, database, server id or processing time;
@@ -150,13 +152,25 @@ public final class ChangeRecordCodec {
     if (!source.isObject()) {
       throw invalid("source", "an object", source);
     }
+    long tsMillis = longValue(required(source, "ts_ms", "source.ts_ms"), "source.ts_ms");
+    if (source.has("lsn") && !source.has("file")) {
+      // PostgreSQL: no log file; the change's LSN, then its order inside its transaction
+      long lsn = longValue(required(source, "lsn", "source.lsn"), "source.lsn");
+      JsonNode transaction = root.get("transaction");
+      int order =
+          transaction == null || transaction.isNull()
+              ? 0
+              : intValue(
+                  required(transaction, "total_order", "transaction.total_order"),
+                  "transaction.total_order");
+      return new ChangeEnvelope(op, before, after, "", lsn, order, null, tsMillis);
+    }
     JsonNode fileNode = required(source, "file", "source.file");
     if (!fileNode.isTextual()) {
       throw invalid("source.file", "a string", fileNode);
     }
     long pos = longValue(required(source, "pos", "source.pos"), "source.pos");
     int row = intValue(required(source, "row", "source.row"), "source.row");
-    long tsMillis = longValue(required(source, "ts_ms", "source.ts_ms"), "source.ts_ms");
     String gtid = optionalField(source, "gtid", "source.gtid");
     return new ChangeEnvelope(op, before, after, fileNode.textValue(), pos, row, gtid, tsMillis);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.source.mysql.SourceDatabase;
+import io.reliabilitylab.source.postgres.ExternalPostgres;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -84,6 +85,7 @@ class DebeziumPublisherBuilderTest {
         .containsEntry("poll.interval.ms", "20")
         .containsEntry("max.batch.size", "500")
         .containsEntry("max.queue.size", "8192")
+        .containsEntry("retriable.restart.connector.wait.ms", "500")
         .containsEntry("database.server.id", "6401")
         .containsEntry("table.include.list", "shop.orders")
         .containsEntry("include.schema.changes", "false")
@@ -97,6 +99,55 @@ class DebeziumPublisherBuilderTest {
         .containsEntry("enable.idempotence", true)
         .containsEntry("linger.ms", 2)
         .containsEntry("bootstrap.servers", "127.0.0.1:9092");
+  }
+
+  @Test
+  void aPostgresSourceGetsPgoutputFromASlotOfItsOwnThroughItsTablesPublication() {
+    ExternalPostgres postgres =
+        ExternalPostgres.builder()
+            .jdbcUrl("jdbc:postgresql://127.0.0.1:5432/shop")
+            .admin("cdc", "s3cret")
+            .build();
+    DebeziumPublisher.Builder builder =
+        DebeziumPublisher.builder(postgres, "127.0.0.1:9092", dir).slotName("srl_broker_7");
+    Properties engine = DebeziumPublisher.engineProperties(builder, dir);
+
+    assertThat(engine)
+        .containsEntry("connector.class", DebeziumPublisher.POSTGRES_CONNECTOR_CLASS)
+        .containsEntry("database.dbname", "shop")
+        .containsEntry("plugin.name", "pgoutput")
+        .containsEntry("slot.name", "srl_broker_7")
+        .containsEntry("slot.drop.on.stop", "false")
+        // a rewound offset file can replay only what the slot did not confirm
+        .containsEntry("lsn.flush.mode", "manual")
+        .containsEntry("publication.name", "srl_orders")
+        .containsEntry("publication.autocreate.mode", "disabled")
+        .containsEntry("table.include.list", "public.orders")
+        .containsEntry("provide.transaction.metadata", "true")
+        .doesNotContainKeys("database.server.id", "schema.history.internal");
+    try (DebeziumPublisher publisher = builder.build()) {
+      assertThat(publisher.topic()).isEqualTo("lab.public.orders");
+      assertThat(publisher.replicationSlot()).contains("srl_broker_7");
+    }
+    try (DebeziumPublisher publisher = builder().build()) {
+      assertThat(publisher.replicationSlot()).isEmpty();
+    }
+    assertThat(DebeziumPublisher.builder(postgres, "127.0.0.1:9092", dir).build().replicationSlot())
+        .get()
+        .asString()
+        .startsWith("srl_broker_");
+    assertThatThrownBy(() -> builder.slotName("Bad-Slot"))
+        .hasMessageContaining("1 to 63 lower-case letters, digits or _");
+  }
+
+  @Test
+  void thePostgresConnectorIsOnTheClassPathWithADriverOfItsOwn() throws Exception {
+    assertThat(Class.forName(DebeziumPublisher.POSTGRES_CONNECTOR_CLASS)).isNotNull();
+    // Debezium 3.5 needs pgjdbc 42.7.6+, the lab's own driver stays the one Flink CDC needs
+    assertThat(java.sql.DriverManager.getDriver("jdbc:postgresql://127.0.0.1/x").getClass())
+        .isEqualTo(org.postgresql.Driver.class);
+    assertThat(org.postgresql.Driver.class.getMethod("getVersion").invoke(null).toString())
+        .contains("42.7.3");
   }
 
   @Test

@@ -70,6 +70,45 @@ class ChangeRecordCodecTest {
     assertThat(envelope.beforeEventId()).isEqualTo(10L);
   }
 
+  /** What Debezium's PostgreSQL connector writes, with transaction metadata when {@code order}. */
+  static String postgresValue(String op, String before, String after, String transaction) {
+    return """
+        {"before":%s,"after":%s,"source":{"version":"3.5.0.Final","connector":"postgresql",\
+        "name":"lab","ts_ms":1767225601000,"snapshot":"false","db":"lab",\
+        "sequence":"[\\"24153720\\",\\"24154032\\"]","ts_us":1767225601000000,\
+        "ts_ns":1767225601000000000,"schema":"public","table":"orders","txId":771,\
+        "lsn":24154032,"xmin":null},"transaction":%s,"op":"%s","ts_ms":1767225601500}"""
+        .formatted(before, after, transaction, op);
+  }
+
+  @Test
+  void decodesAPostgresChangeByItsLsnAndItsOrderInsideItsTransaction() throws Exception {
+    ChangeEnvelope inTransaction =
+        decodeChange(
+            key(7),
+            postgresValue(
+                "u",
+                row(7, 10, "created"),
+                row(7, 11, "paid"),
+                "{\"id\":\"771:24154032\",\"total_order\":3,\"data_collection_order\":3}"));
+    assertThat(inTransaction.binlogFile()).isEmpty();
+    assertThat(inTransaction.binlogPos()).isEqualTo(24154032L);
+    assertThat(inTransaction.rowIndex()).isEqualTo(3);
+    assertThat(inTransaction.gtid()).isNull();
+    assertThat(inTransaction.sourceTsMillis()).isEqualTo(1767225601000L);
+
+    // a snapshot read has no transaction
+    ChangeEnvelope read = decodeChange(key(7), postgresValue("r", "null", row(7, 10, "x"), "null"));
+    assertThat(read.binlogPos()).isEqualTo(24154032L);
+    assertThat(read.rowIndex()).isZero();
+
+    // and a broken one says which field
+    assertThat(
+            refusal(key(7), postgresValue("c", "null", row(7, 10, "x"), "{\"total_order\":\"3\"}"))
+                .getMessage())
+        .contains("transaction.total_order");
+  }
+
   @ParameterizedTest
   @CsvSource({"r", "c"})
   void decodesReadsAndCreatesWithTheAfterImageOnly(String op) throws Exception {
