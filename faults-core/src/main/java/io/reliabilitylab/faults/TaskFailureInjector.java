@@ -17,7 +17,10 @@ import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import java.time.Duration;
@@ -76,6 +79,20 @@ public final class TaskFailureInjector extends BuiltInFault {
   /** The variant that freezes the TaskManager's process past its heartbeat timeout. */
   public static final String PROCESS_PAUSE = "process-pause";
 
+  /**
+   * The variant that loses the TaskManager of a PostgreSQL source with 100 ms heartbeats while it
+   * is idle after a commit: the known hazard {@link #FLINK_39265}.
+   */
+  public static final String HEARTBEATS_AFTER_IDLE_COMMIT = "heartbeats-after-idle-commit";
+
+  /** The upstream report {@link #HEARTBEATS_AFTER_IDLE_COMMIT} reproduces. */
+  public static final String FLINK_39265 =
+      "FLINK-39265 (apache/flink-cdc#4323, closed unmerged): Flink CDC 3.5's PostgreSQL source,"
+          + " restored from a checkpoint taken after a heartbeat at an idle commit, drops the first"
+          + " change of the next transaction (its Debezium 1.9.8 WAL position locator takes the"
+          + " change, reported at the commit's end LSN, as processed; fixed in Debezium 2.2,"
+          + " DBZ-6204)";
+
   /** The variant that loses the TaskManager while the source reads its snapshot. */
   public static final String SNAPSHOT_PHASE = "snapshot-phase";
 
@@ -113,7 +130,10 @@ public final class TaskFailureInjector extends BuiltInFault {
   /**
    * {@code default}: a TaskManager is lost now; {@code snapshot-phase}: it is lost once the job
    * read {@value TaskExceptionInjector#SNAPSHOT_PHASE_ROWS} snapshot rows (the lab writes rows
-   * before the job starts for that).
+   * before the job starts for that); {@code process-kill}, {@code process-pause}: its process is
+   * killed or frozen; {@value #HEARTBEATS_AFTER_IDLE_COMMIT}: the known hazard {@link
+   * #FLINK_39265}, planned by {@code all} only where the pipeline was given source heartbeats
+   * (named, it sets them itself).
    */
   @Override
   public List<FaultVariant> variants() {
@@ -135,7 +155,17 @@ public final class TaskFailureInjector extends BuiltInFault {
                 "The TaskManager's JVM is frozen with SIGSTOP until the cluster declares it lost,"
                     + " then thawed with SIGCONT")
             .with(PROCESS, "pause")
-            .requires(TaskManagerProcessControl.class));
+            .requires(TaskManagerProcessControl.class),
+        // the lab fires once the baseline caught up, so the source idles after a commit, and the
+        // next transaction follows the restore: what FLINK-39265 needs, with frequent heartbeats
+        FaultVariant.of(
+                HEARTBEATS_AFTER_IDLE_COMMIT,
+                "The TaskManager of a PostgreSQL source emitting heartbeats every 100 ms is lost"
+                    + " while the source idles after a commit; the next transaction follows the"
+                    + " restore")
+            .withPipelineOption(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "100")
+            .requires(ReplicationSlotAccess.class, SourceHeartbeats.class)
+            .expectedToDiverge(FLINK_39265));
   }
 
   @Override

@@ -20,8 +20,11 @@ import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobState;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import io.reliabilitylab.testkit.simulated.SimulatedPipeline;
@@ -79,12 +82,17 @@ class FaultVariantsTest {
           // checks fail, may be expected to fail its checks
           String scenario = injector.name() + ":" + variant.name();
           assertThat(scenario)
-              .isIn("savepoint-restore:older-savepoint", "poison-message:unrepaired");
+              .isIn(
+                  "savepoint-restore:older-savepoint",
+                  "poison-message:unrepaired",
+                  "task-failure:heartbeats-after-idle-commit");
           assertThat(variant.knownHazard())
               .startsWith(
-                  scenario.equals("poison-message:unrepaired")
-                      ? "control: "
-                      : "apache/iceberg#10892");
+                  switch (scenario) {
+                    case "poison-message:unrepaired" -> "control: ";
+                    case "task-failure:heartbeats-after-idle-commit" -> "FLINK-39265";
+                    default -> "apache/iceberg#10892";
+                  });
         }
       }
     }
@@ -97,7 +105,12 @@ class FaultVariantsTest {
         .extracting(v -> v.fixedPosition().orElseThrow().text())
         .containsExactly("after-event:100", "snapshot-phase:50");
     assertThat(names(new TaskFailureInjector()))
-        .containsExactly("default", "snapshot-phase", "process-kill", "process-pause");
+        .containsExactly(
+            "default",
+            "snapshot-phase",
+            "process-kill",
+            "process-pause",
+            "heartbeats-after-idle-commit");
     // the process variants are planned only where TaskManagers are processes
     assertThat(new TaskFailureInjector().variants())
         .filteredOn(v -> v.name().startsWith("process-"))
@@ -115,6 +128,28 @@ class FaultVariantsTest {
     assertThat(names(new PoisonMessageInjector())).containsExactly("default", "unrepaired");
     assertThat(names(new BrokerRestartInjector())).containsExactly("default", "crash");
     assertThat(names(new DuplicateRedeliveryInjector())).containsExactly("default");
+  }
+
+  @Test
+  void flink39265IsAKnownHazardOfAPostgresSourceWithFrequentHeartbeats() {
+    FaultVariant heartbeats =
+        new TaskFailureInjector()
+            .variants().stream()
+                .filter(v -> v.name().equals(TaskFailureInjector.HEARTBEATS_AFTER_IDLE_COMMIT))
+                .findFirst()
+                .orElseThrow();
+
+    assertThat(heartbeats.knownHazard())
+        .startsWith("FLINK-39265 (apache/flink-cdc#4323")
+        .contains("DBZ-6204");
+    // it sets the heartbeats of its own scenario; the fault itself takes no parameter
+    assertThat(heartbeats.pipelineOptions())
+        .containsExactly(Map.entry(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "100"));
+    assertThat(heartbeats.faultParameters()).isEmpty();
+    // 'all' plans it only on a PostgreSQL source whose pipeline was given heartbeats
+    assertThat(heartbeats.requiredCapabilities())
+        .containsExactly(ReplicationSlotAccess.class, SourceHeartbeats.class);
+    assertThat(heartbeats.fixedPosition()).isEmpty();
   }
 
   @Test

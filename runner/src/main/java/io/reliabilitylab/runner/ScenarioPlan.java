@@ -156,15 +156,17 @@ public record ScenarioPlan(
    */
   public ScenarioPlan withFaultVariant(String fault, FaultVariant chosen) {
     boolean standard = FaultVariant.DEFAULT.equals(chosen.name());
+    Map<String, String> withVariants = new LinkedHashMap<>(options);
+    withVariants.putAll(chosen.pipelineOptions());
     return new ScenarioPlan(
         pipeline,
         standard ? fault : fault + ":" + chosen.name(),
         seed,
         events,
-        options,
+        withVariants,
         startTimeout,
         catchUpTimeout,
-        List.of(new PlannedFault(fault, chosen.position(), chosen.parameters())),
+        List.of(new PlannedFault(fault, chosen.position(), chosen.faultParameters())),
         chosen.name(),
         chosen.knownHazard(),
         List.of());

@@ -88,7 +88,10 @@ public final class ExploreSpace {
     List<Choice> all = new ArrayList<>();
     for (FaultInjector fault : sorted) {
       for (FaultVariant variant : fault.variants()) {
+        // a known hazard is no finding, and a variant's pipeline options cannot hold for one
+        // fault of a schedule
         if (variant.knownHazard() != null
+            || !variant.pipelineOptions().isEmpty()
             || !offered.isEmpty() && !variant.applicableTo(fault, offered)) {
           continue;
         }
@@ -269,7 +272,7 @@ public final class ExploreSpace {
    */
   private Map<String, String> parameters(ScheduledFault scheduled, long segmentChanges) {
     FaultVariant variant = variant(scheduled);
-    Map<String, String> parameters = new LinkedHashMap<>(variant.parameters());
+    Map<String, String> parameters = new LinkedHashMap<>(variant.faultParameters());
     for (Choice choice : choices) {
       if (choice.variant() == variant) {
         for (String count : choice.injector().changeCountParameters()) {

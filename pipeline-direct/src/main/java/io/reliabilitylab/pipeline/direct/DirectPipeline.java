@@ -5,9 +5,11 @@ import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -21,7 +23,8 @@ import org.apache.flink.api.common.JobID;
  * which streams once its change-log reader is connected to the source ({@link StreamReaders}); also
  * a team's own job on that source ({@code ownjob}), under the team's pipeline name.
  */
-final class DirectPipeline extends FlinkPipeline implements ReplicationSlotAccess {
+final class DirectPipeline extends FlinkPipeline
+    implements ReplicationSlotAccess, SourceHeartbeats {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -57,7 +60,10 @@ final class DirectPipeline extends FlinkPipeline implements ReplicationSlotAcces
     return DeliverySemantics.EXACTLY_ONCE;
   }
 
-  /** What a Flink pipeline offers, and on PostgreSQL the job's replication slot. */
+  /**
+   * What a Flink pipeline offers, and on PostgreSQL the job's replication slot and, when the
+   * pipeline set their interval, the source's heartbeats.
+   */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
     if (readers.replicationSlot().isEmpty()) {
@@ -65,7 +71,19 @@ final class DirectPipeline extends FlinkPipeline implements ReplicationSlotAcces
     }
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(super.capabilities());
     offered.add(ReplicationSlotAccess.class);
+    if (config.option(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS).isPresent()) {
+      offered.add(SourceHeartbeats.class);
+    }
     return Set.copyOf(offered);
+  }
+
+  @Override
+  public Duration heartbeatInterval() {
+    String millis =
+        config
+            .option(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS)
+            .orElseThrow(() -> new IllegalStateException(name + " has no heartbeat interval set"));
+    return Duration.ofMillis(Long.parseLong(millis.strip()));
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -77,9 +78,13 @@ public final class DirectPipelineProvider implements PipelineProvider {
     if (!LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
       return offered;
     }
-    // on PostgreSQL the job streams through a slot of its own (DirectPipeline)
+    // on PostgreSQL the job streams through a slot of its own (DirectPipeline), and emits
+    // heartbeats at the interval the options set
     Set<Class<? extends PipelineCapability>> withSlot = new HashSet<>(offered);
     withSlot.add(ReplicationSlotAccess.class);
+    if (options.containsKey(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS)) {
+      withSlot.add(SourceHeartbeats.class);
+    }
     return Set.copyOf(withSlot);
   }
 

@@ -2,12 +2,14 @@ package io.reliabilitylab.pipeline.direct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.faults.WalSenderTerminationInjector;
 import io.reliabilitylab.runner.FaultSelection;
 import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,10 +39,35 @@ class DirectPipelineProviderTest {
         .contains(WalSenderTerminationInjector.NAME);
   }
 
+  @Test
+  void flink39265IsPlannedOnPostgresOnlyWhereTheSourceWasGivenHeartbeats() {
+    List<FaultInjector> faults =
+        Discovered.faults(getClass().getClassLoader()).requireNoProblems().all();
+    String hazard = "task-failure:" + TaskFailureInjector.HEARTBEATS_AFTER_IDLE_COMMIT;
+    Map<String, String> heartbeats = Map.of(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "100");
+    assertThat(
+            provider.capabilities(
+                Map.of(
+                    LabOptions.SOURCE_ENGINE,
+                    LabOptions.POSTGRESQL,
+                    LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS,
+                    "100")))
+        .contains(SourceHeartbeats.class);
+    assertThat(scenarios(faults, LabOptions.POSTGRESQL, heartbeats)).contains(hazard);
+    // the README's suite (Flink CDC's 30 s default) and MySQL do not plan it
+    assertThat(scenarios(faults, LabOptions.POSTGRESQL, Map.of())).doesNotContain(hazard);
+    assertThat(scenarios(faults, LabOptions.MYSQL, heartbeats)).doesNotContain(hazard);
+  }
+
   private List<String> scenarios(List<FaultInjector> faults, String engine) {
-    return FaultSelection.parse(
-            "all", faults, provider.capabilities(Map.of(LabOptions.SOURCE_ENGINE, engine)))
-        .stream()
+    return scenarios(faults, engine, Map.of());
+  }
+
+  private List<String> scenarios(
+      List<FaultInjector> faults, String engine, Map<String, String> options) {
+    Map<String, String> planning = new java.util.HashMap<>(options);
+    planning.put(LabOptions.SOURCE_ENGINE, engine);
+    return FaultSelection.parse("all", faults, provider.capabilities(planning)).stream()
         .map(FaultSelection.Choice::scenarioName)
         .toList();
   }

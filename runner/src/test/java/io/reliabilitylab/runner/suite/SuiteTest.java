@@ -103,6 +103,36 @@ class SuiteTest {
   }
 
   @Test
+  void aVariantsPipelineOptionsRunItsScenarioAndStayOutOfTheFaultsSpec() {
+    FaultInjector beat =
+        fault(
+            "beat",
+            Set.of(JobControl.class),
+            List.of(
+                FaultVariant.standard("plain"),
+                FaultVariant.of("fast", "with fast heartbeats")
+                    .withPipelineOption(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "100")
+                    .with("depth", "2")));
+    List<ScenarioPlan> plans =
+        Suite.builder("direct")
+            .plugins(List.of(direct()), List.of(), List.of(beat))
+            .pipelineOptions(Map.of(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "30000", "x", "y"))
+            .faults("beat")
+            .build()
+            .plans();
+
+    ScenarioPlan fast = plans.get(2);
+    assertThat(fast.scenario()).isEqualTo("beat:fast");
+    // the variant's option wins over the suite's, the others stay
+    assertThat(fast.options())
+        .containsEntry(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "100")
+        .containsEntry("x", "y");
+    assertThat(fast.faults().get(0).parameters()).containsExactly(Map.entry("depth", "2"));
+    assertThat(plans.get(1).options())
+        .containsEntry(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS, "30000");
+  }
+
+  @Test
   void anUnknownSelectionIsRefusedBeforeAnythingRuns() {
     assertThatThrownBy(() -> builder().faults("nope").build())
         .isInstanceOf(IllegalArgumentException.class)

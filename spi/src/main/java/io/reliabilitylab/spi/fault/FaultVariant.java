@@ -28,7 +28,9 @@ import org.jspecify.annotations.Nullable;
  * @param name the variant's name, unique within its fault; {@code default} for the plain one
  * @param description one line on what this variant does differently
  * @param position where it fires, or null for a position the lab picks ahead of the running job
- * @param parameters the spec parameters it sets
+ * @param parameters the spec parameters it sets; one named {@value #PIPELINE_OPTION_PREFIX}{@code
+ *     <key>} is not the fault's but sets the pipeline option {@code <key>} for this variant's
+ *     scenario ({@link #withPipelineOption})
  * @param knownHazard null, or the upstream defect this variant reproduces (e.g. {@code
  *     apache/iceberg#10892: ...}): the checks are expected to fail, and a suite reports a failure
  *     as a known hazard detected rather than a defect of the pipeline
@@ -47,6 +49,9 @@ public record FaultVariant(
 
   /** The name of the variant every fault has. */
   public static final String DEFAULT = "default";
+
+  /** The prefix of a parameter that sets a pipeline option rather than the fault's spec. */
+  public static final String PIPELINE_OPTION_PREFIX = "pipeline-option.";
 
   public FaultVariant {
     Objects.requireNonNull(name, "name");
@@ -95,6 +100,33 @@ public record FaultVariant(
     Map<String, String> copy = new LinkedHashMap<>(parameters);
     copy.put(key, value);
     return new FaultVariant(name, description, position, copy, knownHazard, requiredCapabilities);
+  }
+
+  /**
+   * A copy whose scenario runs the pipeline with option {@code key} set to {@code value} (over the
+   * suite's own), for a hazard that lives in a pipeline setting, e.g. the source's heartbeats.
+   */
+  public FaultVariant withPipelineOption(String key, String value) {
+    return with(PIPELINE_OPTION_PREFIX + Objects.requireNonNull(key, "key"), value);
+  }
+
+  /** The pipeline options this variant sets for its scenario, by option name. */
+  public Map<String, String> pipelineOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    parameters.forEach(
+        (key, value) -> {
+          if (key.startsWith(PIPELINE_OPTION_PREFIX)) {
+            options.put(key.substring(PIPELINE_OPTION_PREFIX.length()), value);
+          }
+        });
+    return Collections.unmodifiableMap(options);
+  }
+
+  /** The parameters of the fault's spec: {@link #parameters()} without the pipeline options. */
+  public Map<String, String> faultParameters() {
+    Map<String, String> own = new LinkedHashMap<>(parameters);
+    own.keySet().removeIf(key -> key.startsWith(PIPELINE_OPTION_PREFIX));
+    return Collections.unmodifiableMap(own);
   }
 
   /** A copy expected to diverge because of {@code hazard}, an open upstream defect. */

@@ -47,5 +47,12 @@ public final class LabOptions {
   /** {@link #SOURCE_ENGINE} for PostgreSQL. */
   public static final String POSTGRESQL = "postgresql";
 
+  /**
+   * Milliseconds between the heartbeat records the change-log reader emits while the source is
+   * idle, where the pipeline supports it ({@link SourceHeartbeats}); unset, the connector's own
+   * default.
+   */
+  public static final String SOURCE_HEARTBEAT_INTERVAL_MS = "source.heartbeat-interval-ms";
+
   private LabOptions() {}
 }

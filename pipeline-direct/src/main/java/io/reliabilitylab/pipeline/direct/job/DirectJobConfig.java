@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -48,7 +49,7 @@ public record DirectJobConfig(
     OrdersJobSettings settings) {
 
   /** The pipeline option that sets {@link #heartbeatInterval()} in milliseconds. */
-  public static final String HEARTBEAT_INTERVAL_OPTION = "source.heartbeat-interval-ms";
+  public static final String HEARTBEAT_INTERVAL_OPTION = LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS;
 
   /** The source operator's uid: stable, so that state maps back on restore. */
   public static final String SOURCE_UID = "mysql-cdc-source";
