@@ -10,6 +10,7 @@ import io.reliabilitylab.kit.PipelineView;
 import io.reliabilitylab.kit.ProofRule;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
+import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
@@ -41,14 +43,16 @@ import org.apiguardian.api.API;
  * mid-flight rather than idle, and terminates it as the slot's own account. Proof: the server
  * accepted the termination and the backend is gone from {@code pg_stat_activity}, with its pid, its
  * client, the slot, the LSN it had sent and the server's WAL end at the termination. Recovery
- * ({@link WalSenderRecovery}): another walsender holds the slot, the job runs, a checkpoint
- * completes after that reconnect and the sink commits it.
+ * counts from the takeover ({@link RecoveryStart}): another walsender holds the slot, the job runs,
+ * a checkpoint completes after that reconnect and the sink commits it.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(FaultInjector.class)
 public final class WalSenderTerminationInjector extends BuiltInFault {
 
   public static final String NAME = "walsender-terminated";
+
+  private static final Duration POLL = Duration.ofMillis(50);
 
   @Override
   public String name() {
@@ -118,27 +122,65 @@ public final class WalSenderTerminationInjector extends BuiltInFault {
     Termination termination = walSenders.terminate(streaming.get());
     Instant terminatedAt = context.clock().instant();
     WalSender victim = termination.walSender();
-    ProvenFault proven =
-        fault
-            .what(
-                "terminated walsender "
-                    + victim.pid()
-                    + " of slot "
-                    + slot
-                    + " on "
-                    + source.description())
-            .detail("walsender_pid", Integer.toString(victim.pid()))
-            .detail("walsender_client", victim.client())
-            .detail(
-                "walsender_sent_lsn",
-                victim.sentLsn() != null
-                    ? victim.sentLsn()
-                    : "not visible to " + source.user() + " (needs pg_read_all_stats)")
-            .detail("wal_end_at_termination", termination.walEnd())
-            .detail("terminated_at", terminatedAt.toString())
-            .proof(goneFromTheServer(walSenders, termination, terminatedAt, context.clock()))
-            .build();
-    return new WalSenderRecovery(proven, view, baseline, walSenders, victim.pid());
+    return fault
+        .what(
+            "terminated walsender "
+                + victim.pid()
+                + " of slot "
+                + slot
+                + " on "
+                + source.description())
+        .detail("walsender_pid", Integer.toString(victim.pid()))
+        .detail("walsender_client", victim.client())
+        .detail(
+            "walsender_sent_lsn",
+            victim.sentLsn() != null
+                ? victim.sentLsn()
+                : "not visible to " + source.user() + " (needs pg_read_all_stats)")
+        .detail("wal_end_at_termination", termination.walEnd())
+        .detail("terminated_at", terminatedAt.toString())
+        .proof(goneFromTheServer(walSenders, termination, terminatedAt, context.clock()))
+        // a checkpoint completed before the connector noticed shows nothing of the new stream
+        .recoveryFrom(successorOf(walSenders, victim.pid(), context.clock()))
+        .build();
+  }
+
+  /**
+   * Recovery starts when another walsender holds the slot: the connector reconnected, or the
+   * restarted job's source did.
+   */
+  private static RecoveryStart successorOf(WalSenders walSenders, int terminatedPid, Clock clock) {
+    return (terminatedAt, timeout) -> {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      String problem = "";
+      while (System.nanoTime() - deadline < 0) {
+        try {
+          Optional<WalSender> current = walSenders.current();
+          if (current.isPresent() && current.get().pid() != terminatedPid) {
+            Instant reconnectedAt = clock.instant();
+            return new RecoveryStart.Moment(
+                reconnectedAt,
+                Map.of(
+                    "new_walsender_pid", Integer.toString(current.get().pid()),
+                    "new_walsender_client", current.get().client(),
+                    "reconnected_at", reconnectedAt.toString(),
+                    "reconnected_after_ms",
+                        Long.toString(Duration.between(terminatedAt, reconnectedAt).toMillis())));
+          }
+        } catch (SQLException e) {
+          problem = "; the last look failed: " + e.getMessage();
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      throw new TimeoutException(
+          "no walsender took slot "
+              + walSenders.slot()
+              + " over from terminated pid "
+              + terminatedPid
+              + " within "
+              + timeout
+              + problem);
+    };
   }
 
   /**

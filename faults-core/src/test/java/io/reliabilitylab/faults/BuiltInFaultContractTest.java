@@ -464,16 +464,17 @@ class BuiltInFaultContractTest {
   }
 
   /**
-   * Beyond the kit's bare pipeline: on a running pipeline without a broker (the direct path's
-   * capabilities), each broker fault is skipped naming what is missing, and nothing is touched.
+   * Beyond the kit's bare pipeline: on a running pipeline without a broker or a replication slot
+   * (the direct path's capabilities on a binlog source), each broker fault and the walsender fault
+   * is skipped naming what is missing, and nothing is touched.
    */
   @Nested
-  class BrokerFaultsWithoutABroker {
+  class FaultsWithoutTheirCapability {
 
     @TempDir Path workDirectory;
 
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("io.reliabilitylab.faults.BuiltInFaultContractTest#brokerFaults")
+    @MethodSource("io.reliabilitylab.faults.BuiltInFaultContractTest#faultsNeedingMore")
     void areSkippedNamingTheMissingCapabilityAndChangeNothing(
         String fault, Map<String, String> parameters, String missing) throws Exception {
       FaultInjector injector =
@@ -511,7 +512,7 @@ class BuiltInFaultContractTest {
     }
   }
 
-  static Stream<Arguments> brokerFaults() {
+  static Stream<Arguments> faultsNeedingMore() {
     return Stream.of(
         Arguments.of(
             "poison-message", Map.of(), "BrokerControl, DeadLetterQueue, SourceConnectorControl"),
@@ -521,7 +522,8 @@ class BuiltInFaultContractTest {
             "BrokerControl, DeadLetterQueue, SourceConnectorControl"),
         Arguments.of("broker-restart", Map.of("down", "20"), "BrokerControl"),
         Arguments.of(
-            "duplicate-redelivery", Map.of(), "ReplayDeduplication, SourceConnectorControl"));
+            "duplicate-redelivery", Map.of(), "ReplayDeduplication, SourceConnectorControl"),
+        Arguments.of(WalSenderTerminationInjector.NAME, Map.of(), "ReplicationSlotAccess"));
   }
 
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {

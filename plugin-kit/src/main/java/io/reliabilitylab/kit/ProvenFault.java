@@ -86,6 +86,7 @@ public final class ProvenFault implements FaultHandle {
   private final Healing healing;
   private final boolean healWhenProven;
   private final RecoveryDetails recoveryDetails;
+  private final @Nullable RecoveryStart recoveryStart;
   private final AtomicBoolean healed = new AtomicBoolean();
   private final Object lock = new Object();
 
@@ -103,6 +104,7 @@ public final class ProvenFault implements FaultHandle {
     this.healing = builder.healing;
     this.healWhenProven = builder.healWhenProven;
     this.recoveryDetails = builder.recoveryDetails;
+    this.recoveryStart = builder.recoveryStart;
     this.evidence =
         FaultEvidence.builder(context.spec(), builder.injectedAt)
             .what(what)
@@ -144,6 +146,7 @@ public final class ProvenFault implements FaultHandle {
     private Healing healing = () -> {};
     private boolean healWhenProven;
     private RecoveryDetails recoveryDetails = recovered -> Map.of();
+    private @Nullable RecoveryStart recoveryStart;
 
     private Builder(FaultContext context, PipelineView view, Observation baseline) {
       this.context = Objects.requireNonNull(context, "context");
@@ -206,6 +209,15 @@ public final class ProvenFault implements FaultHandle {
     /** Details to measure once the pipeline recovered, added to the recovery evidence. */
     public Builder recoveryDetails(RecoveryDetails recoveryDetails) {
       this.recoveryDetails = Objects.requireNonNull(recoveryDetails, "recoveryDetails");
+      return this;
+    }
+
+    /**
+     * Counts recovery from the moment {@code start} waits for (a reconnect) instead of from the
+     * fault: the checkpoint and the sink commit that show recovery must both come after it.
+     */
+    public Builder recoveryFrom(RecoveryStart start) {
+      this.recoveryStart = Objects.requireNonNull(start, "start");
       return this;
     }
 
@@ -346,7 +358,7 @@ public final class ProvenFault implements FaultHandle {
     synchronized (lock) {
       atProof = proofObservation != null ? proofObservation : baseline;
     }
-    return new RecoveryWait(view, baseline, recoveryDetails)
+    return new RecoveryWait(view, baseline, recoveryDetails, recoveryStart)
         .await(fired, atProof, timeout, deadline);
   }
 

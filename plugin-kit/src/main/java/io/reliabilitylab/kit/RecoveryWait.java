@@ -10,22 +10,29 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ProvenFault}'s wait for recovery: the job running again, then a checkpoint completed
- * after the fault, then the first sink commit after it, each within the one deadline.
+ * after the fault, then the first sink commit after it, each within the one deadline. With a {@link
+ * RecoveryStart}, "after the fault" is after the moment it waited for.
  */
 final class RecoveryWait {
 
   private final PipelineView view;
   private final Observation baseline;
   private final ProvenFault.RecoveryDetails recoveryDetails;
+  private final @Nullable RecoveryStart recoveryStart;
 
   RecoveryWait(
-      PipelineView view, Observation baseline, ProvenFault.RecoveryDetails recoveryDetails) {
+      PipelineView view,
+      Observation baseline,
+      ProvenFault.RecoveryDetails recoveryDetails,
+      @Nullable RecoveryStart recoveryStart) {
     this.view = view;
     this.baseline = baseline;
     this.recoveryDetails = recoveryDetails;
+    this.recoveryStart = recoveryStart;
   }
 
   /**
@@ -36,6 +43,15 @@ final class RecoveryWait {
       throws TimeoutException, InterruptedException {
     Instant faultAt = fired.firedAt() != null ? fired.firedAt() : fired.injectedAt();
     String faultStatus = "fault " + fired.status() + " at " + faultAt;
+    RecoveryStart.Moment start = null;
+    if (recoveryStart != null) {
+      try {
+        start = recoveryStart.await(faultAt, Polling.remaining(deadline));
+      } catch (TimeoutException e) {
+        throw new TimeoutException(faultStatus + "; " + e.getMessage());
+      }
+    }
+    Instant from = start != null ? start.at() : faultAt;
 
     try {
       view.job().awaitRunning(Polling.remaining(deadline));
@@ -53,13 +69,15 @@ final class RecoveryWait {
 
     CheckpointInfo checkpoint;
     try {
-      checkpoint = view.job().awaitCompletedCheckpointAfter(faultAt, Polling.remaining(deadline));
+      checkpoint = view.job().awaitCompletedCheckpointAfter(from, Polling.remaining(deadline));
     } catch (TimeoutException e) {
       throw new TimeoutException(
           faultStatus
               + "; running again at "
               + runningAt
-              + ", but no checkpoint completed after the fault within "
+              + ", but no checkpoint completed after "
+              + (start != null ? "recovery started at " + from : "the fault")
+              + " within "
               + timeout
               + ": "
               + e.getMessage());
@@ -73,6 +91,9 @@ final class RecoveryWait {
             .firstCheckpoint(checkpoint.id(), checkpointAt)
             .detail("fault_status", fired.status().name())
             .detail("job_id", view.job().jobId());
+    if (start != null) {
+      recovery.details(start.details());
+    }
     if (view.tables().isEmpty()) {
       return recovery
           .detail(
@@ -81,7 +102,9 @@ final class RecoveryWait {
           .build();
     }
     SnapshotInfo commit =
-        awaitCommitAfter(faultAt, atProof, deadline, timeout, runningAt, checkpoint);
+        start != null
+            ? awaitCommitOf(checkpoint, from, deadline, timeout, runningAt)
+            : awaitCommitAfter(faultAt, atProof, deadline, timeout, runningAt, checkpoint);
     Observation recovered = view.observe();
     recovery.detail("first_commit_table", commit.table());
     if (commit.committedCheckpointId() != null) {
@@ -144,6 +167,43 @@ final class RecoveryWait {
                 + " completed after the fault, but no sink commit after the fault at "
                 + faultAt
                 + " within "
+                + timeout
+                + (problem == null ? "" : " (" + problem + ")"));
+      }
+      pause = Polling.sleep(pause, left);
+    }
+  }
+
+  /**
+   * The first snapshot of the current table committed after {@code from} for {@code checkpoint} or
+   * a later one: what the sink committed of the stream read before {@code from} does not count.
+   */
+  private SnapshotInfo awaitCommitOf(
+      CheckpointInfo checkpoint, Instant from, long deadline, Duration timeout, Instant runningAt)
+      throws TimeoutException, InterruptedException {
+    Duration pause = Polling.FIRST_POLL;
+    while (true) {
+      List<SnapshotInfo> snapshots = view.currentSnapshots();
+      if (snapshots != null) {
+        for (SnapshotInfo snapshot : snapshots) {
+          Long committed = snapshot.committedCheckpointId();
+          if (snapshot.committedAt().isAfter(from)
+              && (committed == null || committed >= checkpoint.id())) {
+            return snapshot;
+          }
+        }
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        String problem = view.lastReadProblem();
+        throw new TimeoutException(
+            "running again at "
+                + runningAt
+                + ", checkpoint "
+                + checkpoint.id()
+                + " completed after recovery started at "
+                + from
+                + ", but no sink commit of it or later within "
                 + timeout
                 + (problem == null ? "" : " (" + problem + ")"));
       }

@@ -9,6 +9,7 @@ import io.reliabilitylab.kit.CapabilityCheck;
 import io.reliabilitylab.kit.ProofRule;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
+import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.kit.SkippedFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
@@ -38,8 +39,8 @@ import org.apiguardian.api.API;
  * connection of the CDC account in {@code information_schema.PROCESSLIST} and kills it. An account
  * may kill its own connections, so the CDC account itself is enough. Proof: the connection gone
  * from the process list after the kill, with the killed connection id, the time of the kill and the
- * server's binlog position right after it. Recovery ({@link SourceConnectionLoss}): a new binlog
- * connection of the same account (the connector reconnected, or the job restarted and its source
+ * server's binlog position right after it. Recovery counts from a new binlog connection of the same
+ * account ({@link RecoveryStart}) (the connector reconnected, or the job restarted and its source
  * connected again), the job running, a checkpoint completed after the reconnect and a sink commit
  * after that.
  *
@@ -146,15 +147,44 @@ public final class SourceConnectionLossInjector implements FaultInjector {
         .ifPresent(
             end ->
                 fault.detail("binlog_file", end.file()).detail("binlog_offset", "" + end.offset()));
-    ProvenFault proven =
-        fault
-            .proof(goneFromTheProcessList(connections, kill, context.clock()))
-            // The server cannot give a killed connection back, and the connector opens a new one
-            // itself: nothing to heal. A fault that breaks something lasting undoes it here, once.
-            .healing(() -> {})
-            .build();
-    return new SourceConnectionLoss(
-        proven, fault.view(), fault.baseline(), connections, kill.ids());
+    return fault
+        .proof(goneFromTheProcessList(connections, kill, context.clock()))
+        // The server cannot give a killed connection back, and the connector opens a new one
+        // itself: nothing to heal. A fault that breaks something lasting undoes it here, once.
+        .healing(() -> {})
+        .recoveryFrom(reconnectAfter(connections, kill.ids(), context.clock()))
+        .build();
+  }
+
+  // endregion
+
+  // region recovery
+  /**
+   * Recovery starts with a new binlog connection of the account (the connector reconnected, or the
+   * restarted job's reader connected); the kit then awaits a checkpoint completed after it and a
+   * sink commit of that checkpoint or a later one.
+   */
+  private static RecoveryStart reconnectAfter(
+      BinlogConnections connections, List<Long> killed, Clock clock) {
+    return (killedAt, timeout) -> {
+      ServerThread reconnected =
+          Waiting.until(
+              "new binlog connection on the source",
+              timeout,
+              () ->
+                  connections.dumpThreads().stream()
+                      .filter(t -> !killed.contains(t.id()))
+                      .findFirst());
+      Instant reconnectedAt = clock.instant();
+      return new RecoveryStart.Moment(
+          reconnectedAt,
+          Map.of(
+              "reconnected_connection_id", Long.toString(reconnected.id()),
+              "reconnected_connection_client", reconnected.client(),
+              "reconnected_at", reconnectedAt.toString(),
+              "reconnected_after_ms",
+                  Long.toString(Duration.between(killedAt, reconnectedAt).toMillis())));
+    };
   }
 
   // endregion

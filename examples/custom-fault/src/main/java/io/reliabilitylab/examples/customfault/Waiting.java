@@ -36,9 +36,4 @@ final class Waiting {
     }
     throw new TimeoutException("no " + what + " within " + timeout + failure);
   }
-
-  /** What is left until {@code deadline} (a {@link System#nanoTime()}), at least 1 ms. */
-  static Duration left(long deadline) {
-    return Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
-  }
 }
