@@ -21,6 +21,7 @@ import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.source.postgres.ExternalPostgres;
+import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
@@ -85,6 +86,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(3);
+  private static final Duration SLOT_RELEASE = Duration.ofSeconds(15);
 
   @Override
   public String name() {
@@ -260,6 +262,14 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         pipeline.close();
       } else {
         closeAll(cluster, publisher, topics, broker);
+        if (publisher != null) {
+          // the connector may have created its slot before the start failed
+          publisher
+              .replicationSlot()
+              .ifPresent(
+                  slot ->
+                      ReplicationSlots.of(config.source(), slot).dropWhenReleased(SLOT_RELEASE));
+        }
       }
       throw e;
     }
