@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -103,8 +104,20 @@ final class RecoveryWait {
     }
     SnapshotInfo commit =
         start != null
-            ? awaitCommitOf(checkpoint, from, deadline, timeout, runningAt)
-            : awaitCommitAfter(faultAt, atProof, deadline, timeout, runningAt, checkpoint);
+            ? awaitCommit(
+                committedOf(checkpoint, from),
+                "after recovery started at " + from + ", but no sink commit of it or later",
+                deadline,
+                timeout,
+                runningAt,
+                checkpoint)
+            : awaitCommit(
+                committedAfter(faultAt, atProof),
+                "after the fault, but no sink commit after the fault at " + faultAt,
+                deadline,
+                timeout,
+                runningAt,
+                checkpoint);
     Observation recovered = view.observe();
     recovery.detail("first_commit_table", commit.table());
     if (commit.committedCheckpointId() != null) {
@@ -125,70 +138,54 @@ final class RecoveryWait {
   }
 
   /**
-   * The first snapshot of the current table committed after the fault: one the proof did not see
-   * yet, committed after the fault time or for a checkpoint beyond what was committed before.
+   * After the fault: a snapshot the proof did not see yet, committed after the fault time or for a
+   * checkpoint beyond what was committed before.
    */
-  private SnapshotInfo awaitCommitAfter(
-      Instant faultAt,
-      Observation atProof,
-      long deadline,
-      Duration timeout,
-      Instant runningAt,
-      CheckpointInfo checkpoint)
-      throws TimeoutException, InterruptedException {
+  private Predicate<SnapshotInfo> committedAfter(Instant faultAt, Observation atProof) {
     Set<Long> seen = new HashSet<>();
     if (atProof.snapshots() != null) {
       atProof.snapshots().forEach(s -> seen.add(s.snapshotId()));
     }
     long committedBefore =
         Math.max(baseline.maxCommittedCheckpointId(), atProof.maxCommittedCheckpointId());
-    Duration pause = Polling.FIRST_POLL;
-    while (true) {
-      List<SnapshotInfo> snapshots = view.currentSnapshots();
-      if (snapshots != null) {
-        for (SnapshotInfo snapshot : snapshots) {
-          Long committed = snapshot.committedCheckpointId();
-          boolean newer =
-              snapshot.committedAt().isAfter(faultAt)
-                  || committed != null && committed > committedBefore;
-          if (!seen.contains(snapshot.snapshotId()) && newer) {
-            return snapshot;
-          }
-        }
-      }
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        String problem = view.lastReadProblem();
-        throw new TimeoutException(
-            "running again at "
-                + runningAt
-                + ", checkpoint "
-                + checkpoint.id()
-                + " completed after the fault, but no sink commit after the fault at "
-                + faultAt
-                + " within "
-                + timeout
-                + (problem == null ? "" : " (" + problem + ")"));
-      }
-      pause = Polling.sleep(pause, left);
-    }
+    return snapshot -> {
+      Long committed = snapshot.committedCheckpointId();
+      return !seen.contains(snapshot.snapshotId())
+          && (snapshot.committedAt().isAfter(faultAt)
+              || committed != null && committed > committedBefore);
+    };
   }
 
   /**
-   * The first snapshot of the current table committed after {@code from} for {@code checkpoint} or
-   * a later one: what the sink committed of the stream read before {@code from} does not count.
+   * After recovery started at {@code from}: committed after it, for {@code checkpoint} or a later
+   * one; what the sink committed of the stream read before {@code from} does not count.
    */
-  private SnapshotInfo awaitCommitOf(
-      CheckpointInfo checkpoint, Instant from, long deadline, Duration timeout, Instant runningAt)
+  private static Predicate<SnapshotInfo> committedOf(CheckpointInfo checkpoint, Instant from) {
+    return snapshot -> {
+      Long committed = snapshot.committedCheckpointId();
+      return snapshot.committedAt().isAfter(from)
+          && (committed == null || committed >= checkpoint.id());
+    };
+  }
+
+  /**
+   * The first snapshot of the current table that {@code counts}; the timeout's message says what
+   * was running and checkpointed, and what commit was {@code missing}.
+   */
+  private SnapshotInfo awaitCommit(
+      Predicate<SnapshotInfo> counts,
+      String missing,
+      long deadline,
+      Duration timeout,
+      Instant runningAt,
+      CheckpointInfo checkpoint)
       throws TimeoutException, InterruptedException {
     Duration pause = Polling.FIRST_POLL;
     while (true) {
       List<SnapshotInfo> snapshots = view.currentSnapshots();
       if (snapshots != null) {
         for (SnapshotInfo snapshot : snapshots) {
-          Long committed = snapshot.committedCheckpointId();
-          if (snapshot.committedAt().isAfter(from)
-              && (committed == null || committed >= checkpoint.id())) {
+          if (counts.test(snapshot)) {
             return snapshot;
           }
         }
@@ -201,9 +198,9 @@ final class RecoveryWait {
                 + runningAt
                 + ", checkpoint "
                 + checkpoint.id()
-                + " completed after recovery started at "
-                + from
-                + ", but no sink commit of it or later within "
+                + " completed "
+                + missing
+                + " within "
                 + timeout
                 + (problem == null ? "" : " (" + problem + ")"));
       }
