@@ -13,6 +13,7 @@ import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
 import io.reliabilitylab.pipeline.broker.kafka.LabKafkaBroker;
 import io.reliabilitylab.pipeline.broker.kafka.SharedKafkaBrokers;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
+import io.reliabilitylab.pipeline.broker.source.DebeziumPublisherBuilder;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
@@ -220,7 +221,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       }
       OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
       String group = "reliability-lab-" + work.getFileName();
-      DebeziumPublisher.Builder publishing =
+      DebeziumPublisherBuilder publishing =
           DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
               .table(table)
               .topic(topic);

@@ -8,11 +8,8 @@ import io.debezium.engine.RecordChangeEvent;
 import io.debezium.engine.StopEngineException;
 import io.debezium.engine.format.ChangeEventFormat;
 import io.reliabilitylab.source.jdbc.CdcSource;
-import io.reliabilitylab.source.postgres.PostgresOrdersTable;
 import io.reliabilitylab.source.postgres.PostgresSource;
-import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.data.SourcePosition;
-import io.reliabilitylab.spi.data.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,19 +29,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -118,7 +111,6 @@ public final class DebeziumPublisher implements AutoCloseable {
   static final String SNAPSHOT_DIRECTORY = "offset-snapshots";
 
   private static final Logger LOG = LoggerFactory.getLogger(DebeziumPublisher.class);
-  private static final Pattern TOPIC_PREFIX = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Duration CLOSE_RETRY = Duration.ofMillis(50);
 
   private final String bootstrapServers;
@@ -152,7 +144,7 @@ public final class DebeziumPublisher implements AutoCloseable {
   private int generation;
   private int snapshotsTaken;
 
-  private DebeziumPublisher(Builder builder) {
+  DebeziumPublisher(DebeziumPublisherBuilder builder) {
     this.bootstrapServers = builder.bootstrapServers;
     this.workDirectory = builder.workDirectory.toAbsolutePath().normalize();
     this.capturedTopic = capturedTopic(builder.source, builder.topicPrefix, builder.table);
@@ -161,16 +153,17 @@ public final class DebeziumPublisher implements AutoCloseable {
     this.listener = builder.listener;
     this.startTimeout = builder.startTimeout;
     this.stopTimeout = builder.stopTimeout;
-    this.engineProperties = engineProperties(builder, workDirectory);
-    this.producerProperties = producerProperties(builder);
+    this.engineProperties = builder.engineProperties(workDirectory);
+    this.producerProperties = builder.producerProperties();
   }
 
   /**
    * A builder for a publisher reading {@code source}, publishing to the cluster at {@code
    * bootstrapServers}, keeping its offsets and schema history under {@code workDirectory}.
    */
-  public static Builder builder(CdcSource source, String bootstrapServers, Path workDirectory) {
-    return new Builder(source, bootstrapServers, workDirectory);
+  public static DebeziumPublisherBuilder builder(
+      CdcSource source, String bootstrapServers, Path workDirectory) {
+    return new DebeziumPublisherBuilder(source, bootstrapServers, workDirectory);
   }
 
   /**
@@ -798,95 +791,6 @@ public final class DebeziumPublisher implements AutoCloseable {
     return value instanceof Class<?> type ? type.getName() : String.valueOf(value);
   }
 
-  static Properties engineProperties(Builder builder, Path workDirectory) {
-    CdcSource source = builder.source;
-    Properties properties = new Properties();
-    properties.setProperty("name", builder.engineName);
-    properties.setProperty("connector.class", builder.connectorClass());
-    properties.setProperty(
-        "offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore");
-    properties.setProperty(
-        "offset.storage.file.filename", workDirectory.resolve(OFFSET_FILE).toString());
-    properties.setProperty(
-        "offset.flush.interval.ms", String.valueOf(builder.offsetFlushInterval.toMillis()));
-    properties.setProperty("offset.flush.timeout.ms", "10000");
-    properties.setProperty("database.hostname", source.host());
-    properties.setProperty("database.port", String.valueOf(source.port()));
-    properties.setProperty("database.user", source.cdcCredentials().user());
-    properties.setProperty("database.password", source.cdcCredentials().revealPassword());
-    properties.setProperty("topic.prefix", builder.topicPrefix);
-    // a lost source connection restarts the task after this, not Debezium's 10 s
-    properties.setProperty(
-        "retriable.restart.connector.wait.ms",
-        String.valueOf(builder.retriableRestartWait.toMillis()));
-    if (builder.postgres()) {
-      postgresProperties(properties, builder);
-    } else {
-      binlogProperties(properties, builder, workDirectory);
-    }
-    properties.setProperty("include.schema.changes", "false");
-    properties.setProperty("tombstones.on.delete", "true");
-    properties.setProperty("snapshot.mode", builder.snapshotMode);
-    properties.setProperty("poll.interval.ms", String.valueOf(builder.pollInterval.toMillis()));
-    properties.setProperty("max.batch.size", String.valueOf(builder.maxBatchSize));
-    properties.setProperty("max.queue.size", String.valueOf(builder.maxQueueSize()));
-    properties.putAll(builder.connectorOverrides);
-    return properties;
-  }
-
-  private static void binlogProperties(Properties properties, Builder builder, Path workDirectory) {
-    CdcSource source = builder.source;
-    properties.setProperty(
-        "schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
-    properties.setProperty(
-        "schema.history.internal.file.filename", workDirectory.resolve(HISTORY_FILE).toString());
-    properties.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
-    properties.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
-    properties.setProperty("database.server.id", String.valueOf(builder.serverId));
-    properties.setProperty("database.include.list", source.database());
-    properties.setProperty("table.include.list", source.database() + "." + builder.table);
-  }
-
-  /**
-   * PostgreSQL: {@code pgoutput} through the table's publication (created with the table by its
-   * owner; the capture role may create none), from the publisher's own slot, kept across restarts.
-   * The slot's confirmed position is not advanced ({@code lsn.flush.mode=manual}): PostgreSQL
-   * cannot send a change again once the slot confirmed it, so a rewound offset file could not
-   * replay anything; the slot holds the run's WAL instead, until the pipeline drops it. The
-   * transaction block gives each change its order inside its transaction.
-   */
-  private static void postgresProperties(Properties properties, Builder builder) {
-    CdcSource source = builder.source;
-    properties.setProperty("database.dbname", source.database());
-    properties.setProperty("plugin.name", "pgoutput");
-    properties.setProperty("slot.name", builder.slotName);
-    properties.setProperty("slot.drop.on.stop", "false");
-    properties.setProperty("lsn.flush.mode", "manual");
-    properties.setProperty("publication.name", PostgresOrdersTable.publicationOf(builder.table));
-    properties.setProperty("publication.autocreate.mode", "disabled");
-    properties.setProperty("schema.include.list", PostgresSource.SCHEMA);
-    properties.setProperty("table.include.list", PostgresSource.SCHEMA + "." + builder.table);
-    properties.setProperty("provide.transaction.metadata", "true");
-  }
-
-  static Map<String, Object> producerProperties(Builder builder) {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, builder.bootstrapServers);
-    properties.put(ProducerConfig.CLIENT_ID_CONFIG, "srl-publisher-" + builder.topicPrefix);
-    properties.put(ProducerConfig.ACKS_CONFIG, "all");
-    properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    properties.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-    properties.put(ProducerConfig.LINGER_MS_CONFIG, (int) builder.producerLinger.toMillis());
-    properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-    properties.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 100);
-    properties.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-    properties.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
-    properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    properties.putAll(builder.producerOverrides);
-    return properties;
-  }
-
   /** One engine lifetime: from a start to the end of its run. */
   private final class Run {
     final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
@@ -985,267 +889,6 @@ public final class DebeziumPublisher implements AutoCloseable {
           withheld,
           stoppedAt,
           stateAfter);
-    }
-  }
-
-  /**
-   * Settings for a publisher.
-   *
-   * <pre>{@code
-   * DebeziumPublisher publisher = DebeziumPublisher.builder(source, "127.0.0.1:9092", workDir)
-   *     .topicPrefix("lab")                        // Debezium's topic.prefix, default "lab"
-   *     .table("orders")                           // default orders
-   *     .topic("lab.lab.orders")                   // default <topic.prefix>.<db>.<table>
-   *     .serverId(6401)                            // default: random, unique per publisher
-   *     .snapshotMode("initial")                   // Debezium's snapshot.mode
-   *     .pollInterval(Duration.ofMillis(50))       // poll.interval.ms
-   *     .maxBatchSize(2048)                        // max.batch.size
-   *     .offsetFlushInterval(Duration.ofMillis(200))
-   *     .producerLinger(Duration.ofMillis(5))
-   *     .connectorProperty("snapshot.locking.mode", "minimal")
-   *     .producerProperty("compression.type", "lz4")
-   *     .listener(record -> log.debug("{}", record))
-   *     .build();
-   * }</pre>
-   */
-  @API(status = EXPERIMENTAL)
-  public static final class Builder {
-    private final CdcSource source;
-    private final String bootstrapServers;
-    private final Path workDirectory;
-    private String topicPrefix = DEFAULT_TOPIC_PREFIX;
-    private String table = TableSchema.ORDERS.name();
-    private String slotName = ReplicationSlots.newName("srl_broker");
-    private @Nullable String topic;
-    private long serverId = ThreadLocalRandom.current().nextLong(10_000, 1_000_000);
-    private String engineName = "srl-debezium";
-    private String snapshotMode = "initial";
-    private String connectorClass = CONNECTOR_CLASS;
-    private Duration pollInterval = Duration.ofMillis(50);
-    private int maxBatchSize = 2048;
-    private int maxQueueSize;
-    private Duration offsetFlushInterval = Duration.ofMillis(200);
-    private Duration retriableRestartWait = Duration.ofMillis(500);
-    private Duration producerLinger = Duration.ofMillis(5);
-    private Duration startTimeout = Duration.ofSeconds(60);
-    private Duration stopTimeout = Duration.ofSeconds(60);
-    private @Nullable PublishListener listener;
-    private final Map<String, String> connectorOverrides = new LinkedHashMap<>();
-    private final Map<String, Object> producerOverrides = new LinkedHashMap<>();
-
-    private Builder(CdcSource source, String bootstrapServers, Path workDirectory) {
-      this.source = Objects.requireNonNull(source, "source");
-      this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
-      this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
-      if (bootstrapServers.isBlank()) {
-        throw new IllegalArgumentException(
-            "bootstrapServers is empty: give host:port of a broker, e.g. 127.0.0.1:9092");
-      }
-    }
-
-    /** Debezium's {@code topic.prefix} (its logical server name); default {@code lab}. */
-    public Builder topicPrefix(String topicPrefix) {
-      Objects.requireNonNull(topicPrefix, "topicPrefix");
-      if (!TOPIC_PREFIX.matcher(topicPrefix).matches()) {
-        throw new IllegalArgumentException(
-            "topicPrefix '"
-                + topicPrefix
-                + "' is not accepted: use letters, digits, _, . and -, e.g. lab");
-      }
-      this.topicPrefix = topicPrefix;
-      return this;
-    }
-
-    /** The table to capture in the source's database; default {@code orders}. */
-    public Builder table(String table) {
-      this.table = source.orders(table).name();
-      return this;
-    }
-
-    /**
-     * The PostgreSQL replication slot the connector creates and resumes; default {@code
-     * srl_broker_<random>}, one per publisher. Ignored on MySQL/MariaDB.
-     */
-    public Builder slotName(String slotName) {
-      this.slotName = ReplicationSlots.checkName(slotName);
-      return this;
-    }
-
-    /** The topic to publish to; default {@code <topic.prefix>.<database>.<table>}. */
-    public Builder topic(String topic) {
-      Objects.requireNonNull(topic, "topic");
-      if (topic.isBlank()) {
-        throw new IllegalArgumentException("The topic name is empty");
-      }
-      this.topic = topic;
-      return this;
-    }
-
-    /**
-     * Debezium's {@code database.server.id}: unique among the source's replicas (MySQL/MariaDB).
-     */
-    public Builder serverId(long serverId) {
-      if (serverId < 1 || serverId > 4_294_967_295L) {
-        throw new IllegalArgumentException(
-            "serverId must be between 1 and 4294967295, got " + serverId);
-      }
-      this.serverId = serverId;
-      return this;
-    }
-
-    /** The engine's name, which keys its offsets; default {@code srl-debezium}. */
-    public Builder engineName(String engineName) {
-      Objects.requireNonNull(engineName, "engineName");
-      if (engineName.isBlank()) {
-        throw new IllegalArgumentException("The engine name is empty");
-      }
-      this.engineName = engineName;
-      return this;
-    }
-
-    /**
-     * The Debezium connector class for a MySQL/MariaDB server: the MariaDB connector by default;
-     * {@link #connectorFor} picks the right one for a server. A PostgreSQL source always gets
-     * {@value #POSTGRES_CONNECTOR_CLASS}.
-     */
-    public Builder connectorClass(String connectorClass) {
-      if (!connectorClass.equals(CONNECTOR_CLASS)
-          && !connectorClass.equals(MYSQL_CONNECTOR_CLASS)) {
-        throw new IllegalArgumentException(
-            "Unsupported connector class '"
-                + connectorClass
-                + "'; use "
-                + CONNECTOR_CLASS
-                + " (MariaDB) or "
-                + MYSQL_CONNECTOR_CLASS
-                + " (MySQL 8)");
-      }
-      this.connectorClass = connectorClass;
-      return this;
-    }
-
-    /**
-     * How long the engine waits before it restarts its task after a retriable error, such as a lost
-     * source connection (Debezium's {@code retriable.restart.connector.wait.ms}); default 500 ms.
-     */
-    public Builder retriableRestartWait(Duration wait) {
-      this.retriableRestartWait = positive(wait, "retriableRestartWait");
-      return this;
-    }
-
-    /** Debezium's {@code snapshot.mode}: {@code initial} (default), {@code no_data}, ... */
-    public Builder snapshotMode(String snapshotMode) {
-      this.snapshotMode = Objects.requireNonNull(snapshotMode, "snapshotMode");
-      return this;
-    }
-
-    /** How long the engine waits for changes before it hands over a batch; default 50 ms. */
-    public Builder pollInterval(Duration pollInterval) {
-      this.pollInterval = positive(pollInterval, "pollInterval");
-      return this;
-    }
-
-    /** Most records per batch; default 2048. */
-    public Builder maxBatchSize(int maxBatchSize) {
-      if (maxBatchSize < 1) {
-        throw new IllegalArgumentException("maxBatchSize must be at least 1, got " + maxBatchSize);
-      }
-      this.maxBatchSize = maxBatchSize;
-      return this;
-    }
-
-    /** The engine's queue; must exceed the batch size; default 4 × batch size (at least 8192). */
-    public Builder maxQueueSize(int maxQueueSize) {
-      if (maxQueueSize < 2) {
-        throw new IllegalArgumentException("maxQueueSize must be at least 2, got " + maxQueueSize);
-      }
-      this.maxQueueSize = maxQueueSize;
-      return this;
-    }
-
-    /** How often the engine flushes offsets it was given; default 200 ms. */
-    public Builder offsetFlushInterval(Duration interval) {
-      this.offsetFlushInterval = positive(interval, "offsetFlushInterval");
-      return this;
-    }
-
-    /** The producer's {@code linger.ms}; default 5 ms (0 is allowed). */
-    public Builder producerLinger(Duration linger) {
-      Objects.requireNonNull(linger, "linger");
-      if (linger.isNegative()) {
-        throw new IllegalArgumentException("producerLinger cannot be negative, got " + linger);
-      }
-      this.producerLinger = linger;
-      return this;
-    }
-
-    /** How long {@link DebeziumPublisher#start()} waits for the connector task; default 60 s. */
-    public Builder startTimeout(Duration timeout) {
-      this.startTimeout = positive(timeout, "startTimeout");
-      return this;
-    }
-
-    /** How long a stop waits for the engine to end; default 60 s. */
-    public Builder stopTimeout(Duration timeout) {
-      this.stopTimeout = positive(timeout, "stopTimeout");
-      return this;
-    }
-
-    /** Told about every acknowledged record (on the engine's thread). */
-    public Builder listener(PublishListener listener) {
-      this.listener = Objects.requireNonNull(listener, "listener");
-      return this;
-    }
-
-    /** One more Debezium setting, overriding the lab's (e.g. {@code snapshot.locking.mode}). */
-    public Builder connectorProperty(String name, String value) {
-      connectorOverrides.put(
-          Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-      return this;
-    }
-
-    /** One more producer setting, overriding the lab's (e.g. {@code compression.type}). */
-    public Builder producerProperty(String name, Object value) {
-      producerOverrides.put(
-          Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-      return this;
-    }
-
-    public DebeziumPublisher build() {
-      if (maxQueueSize != 0 && maxQueueSize <= maxBatchSize) {
-        throw new IllegalArgumentException(
-            "maxQueueSize ("
-                + maxQueueSize
-                + ") must exceed maxBatchSize ("
-                + maxBatchSize
-                + "): Debezium refuses it otherwise");
-      }
-      Object acks = producerOverrides.get(ProducerConfig.ACKS_CONFIG);
-      if (acks != null && !"all".equals(acks.toString()) && !"-1".equals(acks.toString())) {
-        throw new IllegalArgumentException(
-            "acks=" + acks + " would lose acknowledged records on a broker restart: keep acks=all");
-      }
-      return new DebeziumPublisher(this);
-    }
-
-    boolean postgres() {
-      return source instanceof PostgresSource;
-    }
-
-    String connectorClass() {
-      return postgres() ? POSTGRES_CONNECTOR_CLASS : connectorClass;
-    }
-
-    int maxQueueSize() {
-      return maxQueueSize != 0 ? maxQueueSize : Math.max(8192, 4 * maxBatchSize);
-    }
-
-    private static Duration positive(Duration duration, String name) {
-      Objects.requireNonNull(duration, name);
-      if (duration.isNegative() || duration.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, got " + duration);
-      }
-      return duration;
     }
   }
 }

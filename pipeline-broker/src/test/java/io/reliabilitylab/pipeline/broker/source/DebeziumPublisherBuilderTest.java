@@ -64,14 +64,14 @@ class DebeziumPublisherBuilderTest {
 
   @Test
   void engineSettingsCarryTheTunablesAndFileStores() {
-    DebeziumPublisher.Builder builder =
+    DebeziumPublisherBuilder builder =
         builder()
             .serverId(6401)
             .pollInterval(Duration.ofMillis(20))
             .maxBatchSize(500)
             .offsetFlushInterval(Duration.ofMillis(100))
             .connectorProperty("snapshot.locking.mode", "none");
-    Properties engine = DebeziumPublisher.engineProperties(builder, dir);
+    Properties engine = builder.engineProperties(dir);
 
     assertThat(engine)
         .containsEntry("connector.class", "io.debezium.connector.mariadb.MariaDbConnector")
@@ -93,7 +93,7 @@ class DebeziumPublisherBuilderTest {
         .containsEntry("snapshot.locking.mode", "none");
 
     Map<String, Object> producer =
-        DebeziumPublisher.producerProperties(builder().producerLinger(Duration.ofMillis(2)));
+        builder().producerLinger(Duration.ofMillis(2)).producerProperties();
     assertThat(producer)
         .containsEntry("acks", "all")
         .containsEntry("enable.idempotence", true)
@@ -108,9 +108,9 @@ class DebeziumPublisherBuilderTest {
             .jdbcUrl("jdbc:postgresql://127.0.0.1:5432/shop")
             .admin("cdc", "s3cret")
             .build();
-    DebeziumPublisher.Builder builder =
+    DebeziumPublisherBuilder builder =
         DebeziumPublisher.builder(postgres, "127.0.0.1:9092", dir).slotName("srl_broker_7");
-    Properties engine = DebeziumPublisher.engineProperties(builder, dir);
+    Properties engine = builder.engineProperties(dir);
 
     assertThat(engine)
         .containsEntry("connector.class", DebeziumPublisher.POSTGRES_CONNECTOR_CLASS)
@@ -196,7 +196,7 @@ class DebeziumPublisherBuilderTest {
     assertThatThrownBy(publisher::start).hasMessageContaining("closed");
   }
 
-  private DebeziumPublisher.Builder builder() {
+  private DebeziumPublisherBuilder builder() {
     return DebeziumPublisher.builder(source, "127.0.0.1:9092", dir);
   }
 

@@ -386,7 +386,7 @@ class DebeziumPublisherIT {
     }
   }
 
-  private DebeziumPublisher.Builder publisher(String prefix) {
+  private DebeziumPublisherBuilder publisher(String prefix) {
     return DebeziumPublisher.builder(source, broker.bootstrapServers(), workDir)
         .topicPrefix(prefix)
         .listener(
