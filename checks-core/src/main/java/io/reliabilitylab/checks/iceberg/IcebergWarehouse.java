@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -68,9 +69,16 @@ public final class IcebergWarehouse implements AutoCloseable {
     return new IcebergWarehouse(absolute, catalog);
   }
 
-  /** The catalog properties of a Hadoop catalog on {@code directory}. */
+  /**
+   * The catalog properties of a Hadoop catalog on {@code directory}, with the lab's lock manager
+   * ({@link JvmLockManager}: closing one catalog must not break another's commit).
+   */
   public static Map<String, String> catalogProperties(Path directory) {
-    return Map.of("warehouse", warehouseUri(directory));
+    return Map.of(
+        "warehouse",
+        warehouseUri(directory),
+        CatalogProperties.LOCK_IMPL,
+        JvmLockManager.class.getName());
   }
 
   /** The warehouse location as a {@code file:} URI, as Hadoop's file system wants it. */
