@@ -54,5 +54,13 @@ public final class LabOptions {
    */
   public static final String SOURCE_HEARTBEAT_INTERVAL_MS = "source.heartbeat-interval-ms";
 
+  /**
+   * {@code true}: the pipeline's connections to its source database (and its Kafka broker, where it
+   * has one) go through TCP proxies of the lab, which network faults act on ({@link
+   * SourceNetworkLink}, {@link BrokerNetworkLink}). Set by the network faults' own scenarios; off
+   * by default, so that other runs measure the pipeline without the extra hop.
+   */
+  public static final String NETWORK_PROXY = "network.proxy";
+
   private LabOptions() {}
 }

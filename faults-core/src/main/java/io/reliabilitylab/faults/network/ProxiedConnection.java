@@ -1,0 +1,89 @@
+package io.reliabilitylab.faults.network;
+
+import io.reliabilitylab.spi.pipeline.NetworkLink.Direction;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** One client connection through the proxy: two flows, closed together. */
+final class ProxiedConnection {
+
+  private final SocketChannel client;
+  private final SocketChannel upstream;
+  private final ProxiedFlow toServer;
+  private final ProxiedFlow toClient;
+  private final Set<ProxiedConnection> registry;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  ProxiedConnection(
+      String linkName,
+      SocketChannel client,
+      SocketChannel upstream,
+      Impairments impairments,
+      TcpProxy.LinkCounters counters,
+      Set<ProxiedConnection> registry) {
+    this.client = client;
+    this.upstream = upstream;
+    this.registry = registry;
+    this.toServer =
+        new ProxiedFlow(
+            linkName, Direction.TO_SERVER, client, upstream, impairments, counters, this::close);
+    this.toClient =
+        new ProxiedFlow(
+            linkName, Direction.TO_CLIENT, upstream, client, impairments, counters, this::close);
+  }
+
+  void start() {
+    toServer.start();
+    toClient.start();
+  }
+
+  long heldNow() {
+    return toServer.heldNow() + toClient.heldNow();
+  }
+
+  /** Resets both sides (TCP RST, not FIN); true if the connection was still open. */
+  boolean reset() {
+    if (!closed.compareAndSet(false, true)) {
+      return false;
+    }
+    toServer.dropQueued();
+    toClient.dropQueued();
+    resetQuietly(client);
+    resetQuietly(upstream);
+    registry.remove(this);
+    return true;
+  }
+
+  /** Closes both sides once a flow ended (either peer closed or failed) or the proxy closes. */
+  void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    toServer.dropQueued();
+    toClient.dropQueued();
+    closeQuietly(client);
+    closeQuietly(upstream);
+    registry.remove(this);
+  }
+
+  /** Closes with a linger of 0, so that the peer gets a reset, as from a cut cable's far end. */
+  static void resetQuietly(SocketChannel channel) {
+    try {
+      channel.setOption(StandardSocketOptions.SO_LINGER, 0);
+    } catch (IOException | RuntimeException ignored) {
+      // already closed: close below is a no-op
+    }
+    closeQuietly(channel);
+  }
+
+  private static void closeQuietly(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // nothing left to release
+    }
+  }
+}
