@@ -123,10 +123,19 @@ abstract class BuiltInFault implements FaultInjector {
 
   /** A whole-number parameter of at least 1, or its default. */
   static long positiveLong(FaultSpec spec, String key, long defaultValue) {
+    return longAtLeast(spec, key, defaultValue, 1);
+  }
+
+  /** A whole-number parameter of at least 0, or its default. */
+  static long nonNegativeLong(FaultSpec spec, String key, long defaultValue) {
+    return longAtLeast(spec, key, defaultValue, 0);
+  }
+
+  private static long longAtLeast(FaultSpec spec, String key, long defaultValue, long least) {
     String text = spec.parameter(key, Long.toString(defaultValue));
     try {
       long value = Long.parseLong(text);
-      if (value >= 1) {
+      if (value >= least) {
         return value;
       }
     } catch (NumberFormatException e) {
@@ -137,7 +146,9 @@ abstract class BuiltInFault implements FaultInjector {
             + key
             + " of "
             + spec.id()
-            + " must be a whole number >= 1, got '"
+            + " must be a whole number >= "
+            + least
+            + ", got '"
             + text
             + "'");
   }

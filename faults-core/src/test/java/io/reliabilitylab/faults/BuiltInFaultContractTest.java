@@ -523,7 +523,11 @@ class BuiltInFaultContractTest {
         Arguments.of("broker-restart", Map.of("down", "20"), "BrokerControl"),
         Arguments.of(
             "duplicate-redelivery", Map.of(), "ReplayDeduplication, SourceConnectorControl"),
-        Arguments.of(WalSenderTerminationInjector.NAME, Map.of(), "ReplicationSlotAccess"));
+        Arguments.of(WalSenderTerminationInjector.NAME, Map.of(), "ReplicationSlotAccess"),
+        Arguments.of(NetworkPartitionInjector.NAME, Map.of(), "SourceNetworkLink"),
+        Arguments.of(NetworkPartitionInjector.NAME, Map.of("link", "broker"), "BrokerNetworkLink"),
+        Arguments.of(NetworkLatencyInjector.NAME, Map.of(), "SourceNetworkLink"),
+        Arguments.of(NetworkBandwidthInjector.NAME, Map.of(), "SourceNetworkLink"));
   }
 
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {

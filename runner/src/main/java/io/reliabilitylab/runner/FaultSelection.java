@@ -57,8 +57,10 @@ public final class FaultSelection {
   /**
    * As {@link #parse(String, List)}, but {@code all} keeps only the variants whose required
    * capabilities (the fault's and the variant's own) the pipeline can offer (all of them when
-   * {@code offered} is empty: not declared). A fault named explicitly is kept either way; it is
-   * skipped, and reported, if the pipeline lacks what it needs.
+   * {@code offered} is empty: not declared). A fault named alone keeps its default variant either
+   * way (skipped, and reported, if the pipeline lacks what it needs) and its other variants where
+   * the pipeline can run them (a broker-link variant is no scenario of a pipeline without a
+   * broker); a variant named explicitly is kept either way.
    */
   public static List<Choice> parse(
       String selection,
@@ -97,8 +99,16 @@ public final class FaultSelection {
         unknown.add(name);
         continue;
       }
-      List<FaultVariant> variants = fault.variants();
+      List<FaultVariant> variants =
+          fault.variants().stream()
+              .filter(
+                  v ->
+                      offered.isEmpty()
+                          || FaultVariant.DEFAULT.equals(v.name())
+                          || v.applicableTo(fault, offered))
+              .toList();
       if (colon >= 0) {
+        variants = fault.variants();
         String variantName = name.substring(colon + 1);
         variants = variants.stream().filter(v -> v.name().equals(variantName)).toList();
         if (variants.isEmpty()) {

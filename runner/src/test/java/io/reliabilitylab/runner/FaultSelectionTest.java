@@ -62,6 +62,14 @@ class FaultSelectionTest {
                 FaultSelection.parse(
                     "killing:process-kill", discovered, Set.of(TaskManagerControl.class))))
         .containsExactly("killing:process-kill");
+    // a fault named alone: its default variant either way, the others where they can run
+    assertThat(names(FaultSelection.parse("killing", discovered, Set.of(TaskManagerControl.class))))
+        .containsExactly("killing");
+    assertThat(
+            names(
+                FaultSelection.parse(
+                    "killing", discovered, Set.of(TaskManagerProcessControl.class))))
+        .containsExactly("killing", "killing:process-kill");
   }
 
   @Test

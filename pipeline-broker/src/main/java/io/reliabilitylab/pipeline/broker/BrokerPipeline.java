@@ -101,6 +101,7 @@ final class BrokerPipeline extends FlinkPipeline
   private final AtomicInteger markCount = new AtomicInteger();
   private volatile @Nullable RewindEvidence lastRewind;
   private final Connector connector = new Connector();
+  private final String labBootstrap;
 
   BrokerPipeline(
       FlinkCluster cluster,
@@ -115,10 +116,12 @@ final class BrokerPipeline extends FlinkPipeline
     this.publisher = publisher;
     this.topics = topics;
     this.brokerJob = job;
+    // the lab's own clients reach the broker directly, never through a proxy a fault impairs
+    this.labBootstrap =
+        broker != null ? broker.bootstrapServers() : job.config().bootstrapServers();
     this.deadLetters =
-        new DeadLetterLog(
-            job.config().bootstrapServers(), job.config().deadLetterTopic(), job.config().topic());
-    this.heartbeats = Heartbeats.to(job.config().bootstrapServers(), job.config().heartbeatTopic());
+        new DeadLetterLog(labBootstrap, job.config().deadLetterTopic(), job.config().topic());
+    this.heartbeats = Heartbeats.to(labBootstrap, job.config().heartbeatTopic());
   }
 
   @Override
@@ -269,17 +272,14 @@ final class BrokerPipeline extends FlinkPipeline
   private LabKafkaBroker requireLabBroker(String what) {
     if (broker == null) {
       throw new UnsupportedOperationException(
-          "The lab can "
-              + what
-              + " only a broker it started, not the cluster at "
-              + brokerJob.config().bootstrapServers());
+          "The lab can " + what + " only a broker it started, not the cluster at " + labBootstrap);
     }
     return broker;
   }
 
   @Override
   public String address() {
-    return brokerJob.config().bootstrapServers();
+    return labBootstrap;
   }
 
   /**

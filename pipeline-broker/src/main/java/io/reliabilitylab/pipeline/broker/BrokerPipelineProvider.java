@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.broker;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.faults.network.TcpProxy;
 import io.reliabilitylab.pipeline.broker.job.BrokerJob;
 import io.reliabilitylab.pipeline.broker.job.BrokerJobConfig;
 import io.reliabilitylab.pipeline.broker.job.DeadLetterSink;
@@ -16,6 +17,7 @@ import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisherBuilder;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.PipelineProxies;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
@@ -24,6 +26,7 @@ import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.source.postgres.ExternalPostgres;
 import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.BrokerNetworkLink;
 import io.reliabilitylab.spi.pipeline.BrokerProcessControl;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.LabOptions;
@@ -35,6 +38,7 @@ import io.reliabilitylab.spi.pipeline.ReplayDeduplication;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.RunEvidence;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
+import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -130,7 +134,9 @@ public final class BrokerPipelineProvider implements PipelineProvider {
             SourceConnectorControl.class,
             DeadLetterQueue.class,
             ReplayDeduplication.class,
-            RunEvidence.class));
+            RunEvidence.class,
+            SourceNetworkLink.class,
+            BrokerNetworkLink.class));
     return Set.copyOf(offered);
   }
 
@@ -143,6 +149,10 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         new HashSet<>(FlinkClusters.capabilities(capabilities(), options));
     if (brokerAsProcess(options)) {
       offered.add(BrokerProcessControl.class);
+    }
+    if (options.containsKey(BOOTSTRAP_SERVERS)) {
+      // an external cluster advertises its own addresses: no proxy can stay in the way
+      offered.remove(BrokerNetworkLink.class);
     }
     if (LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
       // on PostgreSQL the connector streams through a slot of its own (BrokerPipeline)
@@ -185,6 +195,9 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     DebeziumPublisher publisher = null;
     FlinkCluster cluster = null;
     BrokerPipeline pipeline = null;
+    // the connector and the job reach the source and the broker through the lab's proxies when a
+    // network fault needs the links
+    PipelineProxies proxies = PipelineProxies.forSource(config);
     try {
       String bootstrap;
       boolean sharedBroker = sharesBroker(config.options());
@@ -201,6 +214,13 @@ public final class BrokerPipelineProvider implements PipelineProvider {
         broker.start();
         bootstrap = broker.bootstrapServers();
       }
+      proxies = withBrokerProxy(proxies, broker);
+      // the pipeline's clients (the publisher's producer, the job's consumer) go through the
+      // broker's proxy when there is one; the lab's own (topics, heartbeats, the DLQ) do not
+      String pipelineBootstrap =
+          proxies.broker().isPresent()
+              ? broker.proxiedListener().orElseThrow().bootstrapServers()
+              : bootstrap;
       boolean postgres = config.source().jdbcUrl().startsWith("jdbc:postgresql:");
       CdcSource source =
           postgres ? ExternalPostgres.of(config.source()) : ExternalDatabase.of(config.source());
@@ -222,9 +242,10 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
       String group = "reliability-lab-" + work.getFileName();
       DebeziumPublisherBuilder publishing =
-          DebeziumPublisher.builder(source, bootstrap, work.resolve("connector"))
+          DebeziumPublisher.builder(source, pipelineBootstrap, work.resolve("connector"))
               .table(table)
               .topic(topic);
+      proxies.source().ifPresent(proxy -> publishing.connectThrough(proxy.host(), proxy.port()));
       if (!postgres) {
         publishing.connectorClass(DebeziumPublisher.connectorFor(source.serverVersion()));
       }
@@ -233,7 +254,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
 
       BrokerJobConfig jobConfig =
           new BrokerJobConfig(
-              bootstrap,
+              pipelineBootstrap,
               topic,
               deadLetterTopic,
               group,
@@ -253,6 +274,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       BrokerJob job = BrokerJob.create(jobConfig);
       JobID jobId = cluster.submit(job);
       pipeline = new BrokerPipeline(cluster, job, jobId, config, broker, publisher, topics);
+      pipeline.routedThrough(proxies);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
@@ -262,7 +284,7 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (pipeline != null) {
         pipeline.close();
       } else {
-        closeAll(cluster, publisher, topics, broker);
+        closeAll(cluster, publisher, topics, broker, proxies);
         if (publisher != null) {
           // the connector may have created its slot before the start failed
           publisher
@@ -274,6 +296,21 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       }
       throw e;
     }
+  }
+
+  /**
+   * The proxies and one in front of the lab's broker, when the scenario asked for proxies and the
+   * broker has a proxied listener (an external cluster has none: its link is not offered).
+   */
+  private static PipelineProxies withBrokerProxy(
+      PipelineProxies proxies, @Nullable LabKafkaBroker broker) {
+    if (proxies.source().isEmpty() || broker == null || broker.proxiedListener().isEmpty()) {
+      return proxies;
+    }
+    LabKafkaBroker.ProxiedListener listener = broker.proxiedListener().get();
+    return proxies.withBroker(
+        TcpProxy.start(
+            "broker", listener.host(), listener.brokerPort(), listener.advertisedPort()));
   }
 
   private static void closeAll(AutoCloseable... parts) {

@@ -8,6 +8,7 @@ import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
+import io.reliabilitylab.pipeline.flink.PipelineProxies;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
@@ -19,6 +20,7 @@ import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
+import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -66,17 +68,26 @@ public final class DirectPipelineProvider implements PipelineProvider {
     return Set.copyOf(options);
   }
 
+  /**
+   * What a Flink pipeline offers on its embedded MiniCluster, and the proxied link to its source
+   * (which a scenario gets by setting {@value LabOptions#NETWORK_PROXY}, as the network faults'
+   * variants do).
+   */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    return FlinkPipeline.EMBEDDED_CAPABILITIES;
+    Set<Class<? extends PipelineCapability>> offered =
+        new HashSet<>(FlinkPipeline.EMBEDDED_CAPABILITIES);
+    offered.add(SourceNetworkLink.class);
+    return Set.copyOf(offered);
   }
 
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities(Map<String, String> options) {
     Set<Class<? extends PipelineCapability>> offered =
-        FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options);
+        new HashSet<>(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options));
+    offered.add(SourceNetworkLink.class);
     if (!LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
-      return offered;
+      return Set.copyOf(offered);
     }
     // on PostgreSQL the job streams through a slot of its own (DirectPipeline), and emits
     // heartbeats at the interval the options set
@@ -113,15 +124,19 @@ public final class DirectPipelineProvider implements PipelineProvider {
                 + requiredOptions());
       }
     }
-    DirectJobConfig jobConfig = jobConfig(config);
-    FlinkCluster cluster = FlinkClusters.start(config);
+    // the job reaches its source through the lab's proxy when a network fault needs the link
+    PipelineProxies proxies = PipelineProxies.forSource(config);
+    DirectJobConfig jobConfig = jobConfig(config, proxies);
+    FlinkCluster cluster = null;
     DirectPipeline pipeline = null;
     try {
+      cluster = FlinkClusters.start(config);
       OrdersJob job = jobOf.apply(jobConfig);
       StreamReaders readers = StreamReaders.of(jobConfig);
       readers.beforeSubmit();
       JobID jobId = cluster.submit(job);
       pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, readers);
+      pipeline.routedThrough(proxies);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
       pipeline.awaitStreaming(START_TIMEOUT);
@@ -134,7 +149,10 @@ public final class DirectPipelineProvider implements PipelineProvider {
         if (pipeline != null) {
           pipeline.close();
         } else {
-          cluster.close();
+          if (cluster != null) {
+            cluster.close();
+          }
+          proxies.close();
         }
       } catch (Exception stopping) {
         e.addSuppressed(stopping);
@@ -144,12 +162,17 @@ public final class DirectPipelineProvider implements PipelineProvider {
   }
 
   static DirectJobConfig jobConfig(PipelineConfig config) {
+    return jobConfig(config, PipelineProxies.none());
+  }
+
+  /** The job's configuration; its source connections go through the source proxy if any. */
+  static DirectJobConfig jobConfig(PipelineConfig config, PipelineProxies proxies) {
     DirectJobConfig.Builder builder = DirectJobConfig.builder();
     config
         .option(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION)
         .ifPresent(ms -> builder.heartbeatInterval(Duration.ofMillis(Long.parseLong(ms.strip()))));
     return builder
-        .source(config.source())
+        .source(proxies.connectorSource(config.source()))
         // a slot per pipeline: kept by the job's restores, dropped when the pipeline ends
         .slotName(ReplicationSlots.newName("srl_direct"))
         .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))

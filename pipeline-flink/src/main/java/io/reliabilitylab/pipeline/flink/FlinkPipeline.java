@@ -18,6 +18,7 @@ import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.pipeline.BrokerNetworkLink;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
@@ -25,6 +26,7 @@ import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.LabOptions;
+import io.reliabilitylab.spi.pipeline.NetworkLink;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -32,6 +34,7 @@ import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
+import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
@@ -70,7 +73,9 @@ public abstract class FlinkPipeline
         TableAccess,
         FaultPoints,
         SavepointControl,
-        SourceEndpointAccess {
+        SourceEndpointAccess,
+        SourceNetworkLink,
+        BrokerNetworkLink {
 
   private static final Logger LOG = LoggerFactory.getLogger(FlinkPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
@@ -118,6 +123,8 @@ public abstract class FlinkPipeline
   private final ProcessTaskManagers processTaskManagers;
   private final ProcessJobManagers processJobManagers;
   private final JobFaultPoints faultPoints;
+  // The lab's proxies the pipeline's connections go through, when a network fault needs them.
+  private volatile PipelineProxies proxies = PipelineProxies.none();
 
   protected FlinkPipeline(FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
     this.cluster = cluster;
@@ -247,6 +254,7 @@ public abstract class FlinkPipeline
     if (job.faultPoints().isEmpty() || !faultPointsReachable(current)) {
       offered.remove(FaultPoints.class);
     }
+    offered.addAll(proxies.capabilities());
     return Set.copyOf(offered);
   }
 
@@ -609,26 +617,57 @@ public abstract class FlinkPipeline
     return OrdersTables.CHANGELOG;
   }
 
+  /**
+   * Says that the pipeline's connections go through {@code through} (its provider made them), which
+   * then offers their links and closes them with the pipeline.
+   */
+  public final void routedThrough(PipelineProxies through) {
+    this.proxies = through;
+  }
+
+  @Override
+  public NetworkLink sourceLink() {
+    return proxies
+        .source()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(name() + " reaches its source without the lab's proxy"));
+  }
+
+  @Override
+  public NetworkLink brokerLink() {
+    return proxies
+        .broker()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(name() + " reaches its broker without the lab's proxy"));
+  }
+
   private Table load(String table) {
     return warehouse.load(TableIdentifier.of(job.settings().namespace(), table));
   }
 
   @Override
   public void close() {
-    if (clusterLost) {
-      warehouse.close();
-      return;
-    }
     try {
-      cluster.cancelAndAwaitEnd(jobId, CANCEL_TIMEOUT);
-    } catch (Exception e) {
-      LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
-    } finally {
-      try {
+      if (clusterLost) {
         warehouse.close();
-      } finally {
-        cluster.close();
+        return;
       }
+      try {
+        cluster.cancelAndAwaitEnd(jobId, CANCEL_TIMEOUT);
+      } catch (Exception e) {
+        LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
+      } finally {
+        try {
+          warehouse.close();
+        } finally {
+          cluster.close();
+        }
+      }
+    } finally {
+      // after the job: a proxy closed under a running job would look like a network fault
+      proxies.close();
     }
   }
 }

@@ -70,6 +70,15 @@ public record SourceEndpoint(
     return new SourceEndpoint(jdbcUrl, host, port, database, otherTable, credentials);
   }
 
+  /**
+   * The same source reached at another address, e.g. the lab's proxy in front of it ({@link
+   * SourceNetworkLink}): a connector connects to {@code otherHost:otherPort}, while {@link
+   * #jdbcUrl()} still names the server itself, for the lab's own sessions (its writer, its probes).
+   */
+  public SourceEndpoint through(String otherHost, int otherPort) {
+    return new SourceEndpoint(jdbcUrl, otherHost, otherPort, database, table, credentials);
+  }
+
   /** {@code host:port/database.table}: how descriptions and configurations name the source. */
   public String description() {
     return host + ":" + port + "/" + database + "." + table;

@@ -211,6 +211,12 @@ public final class KafkaBrokerProcess implements LabKafkaBroker {
     return node.bootstrapServers();
   }
 
+  @Override
+  public synchronized java.util.Optional<ProxiedListener> proxiedListener() {
+    requireStartedOnce();
+    return java.util.Optional.of(node.proxiedListener());
+  }
+
   /** The client port. */
   public synchronized int port() {
     requireStartedOnce();

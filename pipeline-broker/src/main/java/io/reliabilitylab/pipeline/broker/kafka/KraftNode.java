@@ -49,6 +49,9 @@ final class KraftNode {
   private final boolean fixedPorts;
   private int brokerPort;
   private int controllerPort;
+  // the listener a lab proxy forwards to, and the port the broker advertises for it (the proxy's)
+  private int proxiedPort;
+  private int proxiedAdvertisedPort;
   private @Nullable String clusterId;
 
   KraftNode(
@@ -109,24 +112,77 @@ final class KraftNode {
     return Objects.requireNonNull(clusterId, "the log directory is not formatted yet");
   }
 
-  /** Picks two distinct free loopback ports, unless the ports were given. */
+  /**
+   * The listener for clients that go through a lab proxy ({@link LabKafkaBroker.ProxiedListener}).
+   */
+  LabKafkaBroker.ProxiedListener proxiedListener() {
+    return new LabKafkaBroker.ProxiedListener(HOST, proxiedPort, proxiedAdvertisedPort);
+  }
+
+  /**
+   * Picks distinct free loopback ports for the client and controller listeners, unless they were
+   * given, and for the proxied listener and its advertised port, once.
+   */
   void pickPorts() {
-    if (fixedPorts) {
-      return;
+    java.util.Set<Integer> taken = new java.util.HashSet<>();
+    if (!fixedPorts) {
+      brokerPort = distinctFreePort(taken);
+      controllerPort = distinctFreePort(taken);
     }
-    brokerPort = freePort();
-    controllerPort = freePort();
-    while (controllerPort == brokerPort) {
-      controllerPort = freePort();
+    taken.add(brokerPort);
+    taken.add(controllerPort);
+    if (proxiedPort == 0) {
+      proxiedPort = distinctFreePort(taken);
+      proxiedAdvertisedPort = distinctFreePort(taken);
     }
+  }
+
+  private static int distinctFreePort(java.util.Set<Integer> taken) {
+    int port = freePort();
+    while (!taken.add(port)) {
+      port = freePort();
+    }
+    return port;
   }
 
   /** The broker settings, the lab's defaults overridden by the caller's properties. */
   Properties brokerProperties() {
     Properties properties = new Properties();
     properties.putAll(defaults(brokerPort, controllerPort, logDirectory, defaultPartitions));
+    properties.putAll(proxiedListenerSettings(brokerPort, controllerPort, proxiedListener()));
     properties.putAll(overrides);
     return properties;
+  }
+
+  /**
+   * A third listener, {@code PROXIED}, for clients that reach the broker through a lab proxy: it
+   * advertises the proxy's port, so that clients reconnecting after metadata stay behind the proxy
+   * (the {@code PLAINTEXT} listener advertises itself, and clients on it never see the proxy).
+   */
+  static Map<String, String> proxiedListenerSettings(
+      int brokerPort, int controllerPort, LabKafkaBroker.ProxiedListener proxied) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put(
+        "listeners",
+        "PLAINTEXT://"
+            + HOST
+            + ":"
+            + brokerPort
+            + ",CONTROLLER://"
+            + HOST
+            + ":"
+            + controllerPort
+            + ",PROXIED://"
+            + HOST
+            + ":"
+            + proxied.brokerPort());
+    settings.put(
+        "advertised.listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",PROXIED://" + proxied.bootstrapServers());
+    settings.put(
+        "listener.security.protocol.map",
+        "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,PROXIED:PLAINTEXT");
+    return settings;
   }
 
   static Map<String, String> defaults(

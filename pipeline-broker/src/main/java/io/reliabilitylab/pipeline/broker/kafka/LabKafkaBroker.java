@@ -21,6 +21,24 @@ public interface LabKafkaBroker extends AutoCloseable {
   /** {@code 127.0.0.1:<port>}, for clients' {@code bootstrap.servers}; fixed across restarts. */
   String bootstrapServers();
 
+  /**
+   * The listener for clients that go through a lab proxy (network faults on the broker link): the
+   * proxy listens on {@code advertisedPort} and forwards to {@code host:brokerPort}; the broker
+   * advertises {@code host:advertisedPort} on it.
+   */
+  record ProxiedListener(String host, int brokerPort, int advertisedPort) {
+
+    /** {@code host:advertisedPort}: the bootstrap servers of a proxied client. */
+    public String bootstrapServers() {
+      return host + ":" + advertisedPort;
+    }
+  }
+
+  /** The broker's proxied listener, or empty when it has none. */
+  default java.util.Optional<ProxiedListener> proxiedListener() {
+    return java.util.Optional.empty();
+  }
+
   /** The broker's log directory (the records and the metadata log). */
   Path logDirectory();
 

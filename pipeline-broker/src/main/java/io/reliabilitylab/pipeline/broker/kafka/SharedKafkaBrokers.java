@@ -140,6 +140,11 @@ public final class SharedKafkaBrokers {
     }
 
     @Override
+    public java.util.Optional<ProxiedListener> proxiedListener() {
+      return broker.proxiedListener();
+    }
+
+    @Override
     public Path logDirectory() {
       return broker.logDirectory();
     }

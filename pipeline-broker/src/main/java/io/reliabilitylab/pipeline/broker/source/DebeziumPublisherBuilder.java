@@ -54,6 +54,9 @@ public final class DebeziumPublisherBuilder {
   String table = TableSchema.ORDERS.name();
   String slotName = ReplicationSlots.newName("srl_broker");
   @Nullable String topic;
+  // where the connector connects to, when not the source's own address (the lab's proxy)
+  @Nullable String connectHost;
+  int connectPort;
   private long serverId = ThreadLocalRandom.current().nextLong(10_000, 1_000_000);
   private String engineName = "srl-debezium";
   private String snapshotMode = "initial";
@@ -165,6 +168,16 @@ public final class DebeziumPublisherBuilder {
    */
   public DebeziumPublisherBuilder retriableRestartWait(Duration wait) {
     this.retriableRestartWait = positive(wait, "retriableRestartWait");
+    return this;
+  }
+
+  /**
+   * The address the connector reaches the source at, when not the source's own: the lab's proxy in
+   * front of it, which network faults impair. The publisher's own probes still go to the source.
+   */
+  public DebeziumPublisherBuilder connectThrough(String host, int port) {
+    this.connectHost = Objects.requireNonNull(host, "host");
+    this.connectPort = port;
     return this;
   }
 
@@ -284,8 +297,9 @@ public final class DebeziumPublisherBuilder {
     properties.setProperty(
         "offset.flush.interval.ms", String.valueOf(offsetFlushInterval.toMillis()));
     properties.setProperty("offset.flush.timeout.ms", "10000");
-    properties.setProperty("database.hostname", source.host());
-    properties.setProperty("database.port", String.valueOf(source.port()));
+    properties.setProperty("database.hostname", connectHost != null ? connectHost : source.host());
+    properties.setProperty(
+        "database.port", String.valueOf(connectHost != null ? connectPort : source.port()));
     properties.setProperty("database.user", source.cdcCredentials().user());
     properties.setProperty("database.password", source.cdcCredentials().revealPassword());
     properties.setProperty("topic.prefix", topicPrefix);

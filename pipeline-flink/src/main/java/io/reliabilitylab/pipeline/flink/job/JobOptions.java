@@ -35,7 +35,8 @@ public final class JobOptions {
           LabOptions.FLINK_REST_ADDRESS,
           LabOptions.FLINK_CLUSTER,
           LabOptions.FLINK_CLUSTER_DIRECTORY,
-          JobVariant.OPTION);
+          JobVariant.OPTION,
+          LabOptions.NETWORK_PROXY);
 
   private JobOptions() {}
 
