@@ -144,6 +144,7 @@ class RunCommandIT {
     }
 
     VariantEvidence.assertEachVariantsOwnEvidence(byScenario);
+    VariantEvidence.assertNetworkEvidence(byScenario);
 
     RunRecord pressure = byScenario.get("pressure");
     assertThat(pressure.summary().passed()).as("%s", pressure.summary().reasons()).isTrue();

@@ -149,7 +149,10 @@ final class KraftNode {
   Properties brokerProperties() {
     Properties properties = new Properties();
     properties.putAll(defaults(brokerPort, controllerPort, logDirectory, defaultPartitions));
-    properties.putAll(proxiedListenerSettings(brokerPort, controllerPort, proxiedListener()));
+    if (proxiedPort != 0) {
+      // once the ports are picked (the broker starts)
+      properties.putAll(proxiedListenerSettings(brokerPort, controllerPort, proxiedListener()));
+    }
     properties.putAll(overrides);
     return properties;
   }

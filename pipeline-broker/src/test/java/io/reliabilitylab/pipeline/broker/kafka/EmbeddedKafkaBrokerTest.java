@@ -27,6 +27,21 @@ class EmbeddedKafkaBrokerTest {
   }
 
   @Test
+  void aProxiedListenerAdvertisesTheProxysPort() {
+    assertThat(
+            KraftNode.proxiedListenerSettings(
+                9092, 9093, new LabKafkaBroker.ProxiedListener("127.0.0.1", 9094, 9095)))
+        .containsEntry(
+            "listeners",
+            "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093,PROXIED://127.0.0.1:9094")
+        .containsEntry(
+            "advertised.listeners", "PLAINTEXT://127.0.0.1:9092,PROXIED://127.0.0.1:9095")
+        .containsEntry(
+            "listener.security.protocol.map",
+            "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,PROXIED:PLAINTEXT");
+  }
+
+  @Test
   void propertiesOverrideTheDefaults() {
     EmbeddedKafkaBroker broker =
         EmbeddedKafkaBroker.builder(dir)

@@ -28,10 +28,12 @@ import org.apiguardian.api.API;
  * pipeline but {@code FaultPoints}, and runs under every fault that needs none: {@code
  * savepoint-restore} (stop with a savepoint, restore at another parallelism), {@code task-failure}
  * (a TaskManager of the embedded cluster lost), {@code coordinator-failure:cluster-dies} (the
- * cluster lost, the job restored from its retained checkpoint), the compaction exercise, and plugin
- * faults that need only job control, table access, savepoints or TaskManagers (for example {@code
- * source-connection-loss} of {@code examples/custom-fault}). {@code --faults all} picks those. The
- * faults that fire a point inside the job are skipped with the reason when named: {@code
+ * cluster lost, the job restored from its retained checkpoint), the network faults on its source
+ * link ({@code network-partition}, {@code network-latency}, {@code network-bandwidth}: its source
+ * connects through the lab's proxy as the reference job's does), the compaction exercise, and
+ * plugin faults that need only job control, table access, savepoints or TaskManagers (for example
+ * {@code source-connection-loss} of {@code examples/custom-fault}). {@code --faults all} picks
+ * those. The faults that fire a point inside the job are skipped with the reason when named: {@code
  * task-exception}, {@code checkpoint-failure}, {@code sink-commit-failure}, {@code
  * coordinator-failure}'s default mode (the enumerator throws), {@code task-failure:snapshot-phase},
  * {@code savepoint-restore:older-savepoint} and the pressure exercise; so are the broker faults.

@@ -10,6 +10,7 @@ import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -21,10 +22,15 @@ import java.util.stream.Collectors;
  */
 final class TeamPipelineProvider implements PipelineProvider {
 
-  /** What a team's job offers on the embedded MiniCluster: everything but fault points. */
+  /**
+   * What a team's job offers on the embedded MiniCluster: everything but fault points, and the
+   * proxied link to its source (its source connects where the direct pipeline's would).
+   */
   static final Set<Class<? extends PipelineCapability>> CAPABILITIES =
-      FlinkPipeline.EMBEDDED_CAPABILITIES.stream()
-          .filter(capability -> capability != FaultPoints.class)
+      java.util.stream.Stream.concat(
+              FlinkPipeline.EMBEDDED_CAPABILITIES.stream()
+                  .filter(capability -> capability != FaultPoints.class),
+              java.util.stream.Stream.of(SourceNetworkLink.class))
           .collect(Collectors.toUnmodifiableSet());
 
   private final String name;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.faults.CheckpointFailureInjector;
 import io.reliabilitylab.faults.CoordinatorFailureInjector;
+import io.reliabilitylab.faults.NetworkBandwidthInjector;
+import io.reliabilitylab.faults.NetworkLatencyInjector;
+import io.reliabilitylab.faults.NetworkPartitionInjector;
 import io.reliabilitylab.faults.SinkCommitFailureInjector;
 import io.reliabilitylab.faults.TaskExceptionInjector;
 import io.reliabilitylab.faults.TaskFailureInjector;
@@ -57,6 +60,38 @@ public final class VariantEvidence {
             byScenario,
             new SinkCommitFailureInjector().name(),
             SinkCommitFailureInjector.SEVERAL_PENDING));
+  }
+
+  /**
+   * Each network fault is proven by the lab's proxy: the bytes a freeze held without a reset, the
+   * connections a cut reset and the reconnect after it, the chunks latency delayed, the bytes a
+   * throttle paced.
+   */
+  public static void assertNetworkEvidence(Map<String, RunRecord> byScenario) {
+    String partition = NetworkPartitionInjector.NAME;
+    Map<String, String> freeze = details(byScenario, partition, "default");
+    assertThat(Long.parseLong(freeze.get("proxy_at_heal_bytes_held"))).isPositive();
+    assertThat(freeze).containsEntry("proxy_at_heal_connections_reset", "0");
+    assertThat(
+            Long.parseLong(
+                details(byScenario, partition, "one-way").get("proxy_at_heal_bytes_held")))
+        .isPositive();
+    RunRecord reset = run(byScenario, partition, "reset");
+    assertThat(
+            Long.parseLong(
+                reset.faults().get(0).evidence().details().get("proxy_at_heal_connections_reset")))
+        .isPositive();
+    assertThat(reset.faults().get(0).recovery().details()).containsKey("reconnected_at");
+    assertThat(
+            Long.parseLong(
+                details(byScenario, NetworkLatencyInjector.NAME, "default")
+                    .get("proxy_at_heal_chunks_delayed")))
+        .isPositive();
+    assertThat(
+            Long.parseLong(
+                details(byScenario, NetworkBandwidthInjector.NAME, "default")
+                    .get("proxy_at_heal_bytes_throttled")))
+        .isPositive();
   }
 
   /** The job restored from its retained checkpoint is a new job, on a cluster in this JVM. */

@@ -65,10 +65,17 @@ class OwnJobPipelinesTest {
             .map(choice -> choice.fault().name())
             .collect(Collectors.toSet());
 
+    // the network faults need the proxied source link, which a team's job has too;
     // coordinator-failure: losing the cluster needs no fault point; its enumerator mode, which
     // does, is picked with it and skipped naming FaultPoints, as task-failure:snapshot-phase is
     assertThat(picked)
-        .containsExactlyInAnyOrder("savepoint-restore", "task-failure", "coordinator-failure");
+        .containsExactlyInAnyOrder(
+            "savepoint-restore",
+            "task-failure",
+            "coordinator-failure",
+            "network-partition",
+            "network-latency",
+            "network-bandwidth");
   }
 
   @Test
