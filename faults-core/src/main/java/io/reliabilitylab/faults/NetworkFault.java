@@ -46,7 +46,7 @@ abstract class NetworkFault extends BuiltInFault {
   static final String DURATION_MS = "duration-ms";
   static final String SOURCE = "source";
   static final String BROKER = "broker";
-  static final long DEFAULT_DURATION_MS = 3_000;
+  static final long DEFAULT_DURATION_MS = 2_000;
 
   private static final Duration POLL = Duration.ofMillis(20);
 

@@ -527,7 +527,9 @@ class BuiltInFaultContractTest {
         Arguments.of(NetworkPartitionInjector.NAME, Map.of(), "SourceNetworkLink"),
         Arguments.of(NetworkPartitionInjector.NAME, Map.of("link", "broker"), "BrokerNetworkLink"),
         Arguments.of(NetworkLatencyInjector.NAME, Map.of(), "SourceNetworkLink"),
-        Arguments.of(NetworkBandwidthInjector.NAME, Map.of(), "SourceNetworkLink"));
+        Arguments.of(NetworkBandwidthInjector.NAME, Map.of(), "SourceNetworkLink"),
+        Arguments.of(
+            SourceCrashInjector.NAME, Map.of(), "SourceEndpointAccess, SourceProcessControl"));
   }
 
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {

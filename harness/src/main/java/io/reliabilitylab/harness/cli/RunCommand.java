@@ -10,11 +10,13 @@ import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import io.reliabilitylab.spi.pipeline.SourceProcessControl;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -127,6 +129,8 @@ final class RunCommand implements Callable<Integer> {
             .events(events)
             .pipelineOptions(pipelineOptions.asOptions())
             .sourceEngine(sourceOptions.engineOption())
+            .labCapabilities(
+                sourceOptions.runsServerProcess() ? Set.of(SourceProcessControl.class) : Set.of())
             .catchUpTimeout(pipelineOptions.catchUpTimeout())
             .outDirectory(out)
             .command(commandLine)

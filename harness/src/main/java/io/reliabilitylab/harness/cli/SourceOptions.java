@@ -91,6 +91,14 @@ final class SourceOptions {
     return chosen == Engine.POSTGRES ? LabOptions.POSTGRESQL : LabOptions.MYSQL;
   }
 
+  /**
+   * Whether the lab will run the source as a server process of its own that it can crash and
+   * restart (the embedded MariaDB).
+   */
+  boolean runsServerProcess() {
+    return existing.jdbcUrl == null && !container && engine != Engine.POSTGRES;
+  }
+
   private static ParameterException usage(@Nullable CommandSpec command, String message) {
     if (command == null) {
       throw new IllegalStateException(message);

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker pipeline's suite on embedded defaults (MariaDB, an in-process KRaft broker, a Debezium
  * engine, a Flink MiniCluster, Iceberg on the local disk): a baseline, the three broker faults, a
- * network partition of the source link (reset) and of the broker link (frozen), the unrepaired
+ * crash of the source server, a network partition of the broker link (frozen), the unrepaired
  * poison control, and the default variant of each of the five Flink failure classes, each scenario
  * reconciled. The poison's payload appears nowhere but in the dead-letter topic: not in a run
  * record, not on the console, not in a log line, neither as text nor as base64.
@@ -60,7 +60,7 @@ class BrokerRunCommandIT {
           "checkpoint-failure:default",
           "savepoint-restore:default",
           "sink-commit-failure:default",
-          "network-partition:reset",
+          "source-crash",
           "network-partition:broker");
 
   private static final Pattern ORIGINAL_VALUE =
@@ -133,13 +133,13 @@ class BrokerRunCommandIT {
         .extracting(SuiteSummary.Entry::outcome)
         .isEqualTo(SuiteSummary.Entry.KNOWN_HAZARD_DETECTED);
 
-    // the network faults: the broker link (producer and consumer) frozen behind the lab's proxy,
-    // the source link reset and the connector reconnected through it
+    // the broker link (producer and consumer) frozen behind the lab's proxy; the source server
+    // killed and restarted, the connector reconnected to it
     Map<String, String> brokerLink =
         byScenario.get("network-partition:broker").faults().get(0).evidence().details();
     assertThat(brokerLink).containsEntry("link", "broker");
     assertThat(Long.parseLong(brokerLink.get("proxy_at_heal_bytes_held"))).isPositive();
-    assertThat(byScenario.get("network-partition:reset").faults().get(0).recovery().details())
+    assertThat(byScenario.get("source-crash").faults().get(0).recovery().details())
         .containsKey("reconnected_at");
 
     RunRecord baseline = byScenario.get("baseline");

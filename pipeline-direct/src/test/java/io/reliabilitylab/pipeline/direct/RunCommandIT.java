@@ -15,14 +15,18 @@ import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
 import io.reliabilitylab.spi.fault.FaultStatus;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.SourceProcessControl;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -73,11 +77,15 @@ class RunCommandIT {
             .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
     List<String> expected = new ArrayList<>();
     expected.add("baseline");
-    // `--faults all` picks the faults the direct pipeline can take (no broker faults)
+    // `--faults all` picks the faults the direct pipeline can take (no broker faults), and those
+    // the lab's embedded MariaDB can host (a crash of its process)
+    Set<Class<? extends PipelineCapability>> offered =
+        new HashSet<>(new DirectPipelineProvider().capabilities());
+    offered.add(SourceProcessControl.class);
     FaultSelection.parse(
             "all",
             Discovered.faults(getClass().getClassLoader()).requireNoProblems().all(),
-            new DirectPipelineProvider().capabilities())
+            offered)
         .forEach(choice -> expected.add(choice.scenarioName()));
     expected.addAll(List.of("pressure", "compaction"));
     assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
@@ -145,6 +153,7 @@ class RunCommandIT {
 
     VariantEvidence.assertEachVariantsOwnEvidence(byScenario);
     VariantEvidence.assertNetworkEvidence(byScenario);
+    VariantEvidence.assertSourceCrashEvidence(byScenario);
 
     RunRecord pressure = byScenario.get("pressure");
     assertThat(pressure.summary().passed()).as("%s", pressure.summary().reasons()).isTrue();

@@ -52,7 +52,7 @@ final class FaultInjection {
     FaultSpec spec = new FaultSpec(id, injector.name(), position, planned.parameters());
     FaultContext context =
         new FaultContext(
-            pipeline,
+            WithLabCapabilities.of(pipeline, scenario.source()),
             spec,
             scenario.clock(),
             scenario.plan().catchUpTimeout(),

@@ -16,6 +16,7 @@ import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.LabOptions;
+import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.nio.file.Path;
@@ -23,10 +24,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -144,6 +147,7 @@ public final class Suite {
     private int events = 2_000;
     private Map<String, String> pipelineOptions = Map.of();
     private @Nullable String sourceEngine;
+    private Set<Class<? extends PipelineCapability>> labCapabilities = Set.of();
     private Duration startTimeout = Duration.ofSeconds(60);
     private Duration catchUpTimeout = Duration.ofSeconds(120);
     private Path outDirectory = Path.of("lab-runs");
@@ -212,6 +216,16 @@ public final class Suite {
       return this;
     }
 
+    /**
+     * What the lab offers beside the pipeline, e.g. the source database's process when the lab runs
+     * it ({@link io.reliabilitylab.spi.pipeline.SourceProcessControl}): {@code --faults all} then
+     * also picks the faults that need it.
+     */
+    public Builder labCapabilities(Set<Class<? extends PipelineCapability>> capabilities) {
+      this.labCapabilities = Set.copyOf(capabilities);
+      return this;
+    }
+
     /** The deadline for a job to run and complete a first checkpoint. */
     public Builder startTimeout(Duration timeout) {
       this.startTimeout = Objects.requireNonNull(timeout, "timeout");
@@ -260,8 +274,11 @@ public final class Suite {
       if (sourceEngine != null) {
         planningOptions.put(LabOptions.SOURCE_ENGINE, sourceEngine);
       }
+      Set<Class<? extends PipelineCapability>> offered =
+          new HashSet<>(provider.capabilities(planningOptions));
+      offered.addAll(labCapabilities);
       List<FaultSelection.Choice> chosenFaults =
-          FaultSelection.parse(faultSelection, faults, provider.capabilities(planningOptions));
+          FaultSelection.parse(faultSelection, faults, offered);
       List<Exercise> chosenExercises = Exercises.select(exerciseSelection);
       ScenarioPlan baseline =
           new ScenarioPlan(

@@ -44,6 +44,9 @@ public final class CommitLoop {
     void close() throws SQLException;
   }
 
+  /** How long a writer waits for a lost source to answer again: a crashed server restarting. */
+  public static final Duration RECONNECT_TIMEOUT = Duration.ofSeconds(60);
+
   private final double eventsPerSecond;
   private final int transactionsPerCommit;
   private final @Nullable Listener listener;
@@ -78,12 +81,79 @@ public final class CommitLoop {
   }
 
   /**
+   * A connection and the statements that send changes over it: what the loop writes through, and
+   * what it opens again when the connection was lost ({@link Sessions}).
+   */
+  public record Session(Connection connection, ChangeStatements statements) {
+
+    public Session {
+      Objects.requireNonNull(connection, "connection");
+      Objects.requireNonNull(statements, "statements");
+    }
+
+    void closeQuietly() {
+      try {
+        statements.close();
+      } catch (SQLException | RuntimeException ignored) {
+        // the connection is gone: its statements with it
+      }
+      try {
+        connection.close();
+      } catch (SQLException | RuntimeException ignored) {
+        // as above
+      }
+    }
+  }
+
+  /** Opens a new session on the database, e.g. after the server was restarted. */
+  @FunctionalInterface
+  public interface Sessions {
+    Session open() throws SQLException;
+  }
+
+  /**
    * Writes {@code transactions} to {@code table} through {@code statements} on {@code connection}
-   * (auto-commit is switched off); the caller closes both.
+   * (auto-commit is switched off); the caller closes both. A lost connection fails the write.
    */
   public WriteReport write(
       Connection connection,
       ChangeStatements statements,
+      List<SourceTransaction> transactions,
+      String table)
+      throws SQLException, InterruptedException {
+    return write(new Session(connection, statements), null, transactions, table);
+  }
+
+  /**
+   * Writes {@code transactions} to {@code table} through sessions from {@code sessions}, getting
+   * over a lost connection (a crashed or restarted server): it opens a new session until {@code
+   * reconnectTimeout} passes, asks the database whether the commit in flight took effect ({@link
+   * InDoubtCommits}) and writes it again only if not. Closes its sessions.
+   *
+   * @param quotedTable the table as the database's SQL names it, for the in-doubt probe
+   */
+  public WriteReport write(
+      Sessions sessions,
+      String quotedTable,
+      Duration reconnectTimeout,
+      List<SourceTransaction> transactions,
+      String table)
+      throws SQLException, InterruptedException {
+    Objects.requireNonNull(sessions, "sessions");
+    Objects.requireNonNull(reconnectTimeout, "reconnectTimeout");
+    Reconnection reconnection =
+        new Reconnection(sessions, new InDoubtCommits(quotedTable), reconnectTimeout);
+    Session first = sessions.open();
+    try {
+      return write(first, reconnection, transactions, table);
+    } finally {
+      reconnection.current(first).closeQuietly();
+    }
+  }
+
+  private WriteReport write(
+      Session session,
+      @Nullable Reconnection reconnection,
       List<SourceTransaction> transactions,
       String table)
       throws SQLException, InterruptedException {
@@ -92,7 +162,7 @@ public final class CommitLoop {
     long changes = 0;
     long commits = 0;
     long started = System.nanoTime();
-    connection.setAutoCommit(false);
+    session.connection().setAutoCommit(false);
     for (int first = 0; first < transactions.size(); first += transactionsPerCommit) {
       int end = Math.min(transactions.size(), first + transactionsPerCommit);
       if (Thread.interrupted()) {
@@ -100,19 +170,30 @@ public final class CommitLoop {
             "Interrupted after " + first + " of " + transactions.size() + " transactions");
       }
       pace(started, changes);
-      int groupChanges = 0;
-      try {
-        for (SourceTransaction transaction : transactions.subList(first, end)) {
-          for (SourceChange change : transaction.changes()) {
-            statements.add(change);
-            groupChanges++;
+      List<SourceTransaction> group = transactions.subList(first, end);
+      int groupChanges = group.stream().mapToInt(t -> t.changes().size()).sum();
+      while (true) {
+        Session current = reconnection != null ? reconnection.current(session) : session;
+        try {
+          for (SourceTransaction transaction : group) {
+            for (SourceChange change : transaction.changes()) {
+              current.statements().add(change);
+            }
           }
+          current.statements().flush();
+          current.connection().commit();
+          break;
+        } catch (SQLException | RuntimeException e) {
+          rollbackQuietly(current.connection());
+          String what = describe(transactions, first, end) + " to " + table;
+          if (reconnection == null || !Reconnection.lost(current.connection())) {
+            throw withContext(what + " failed", e);
+          }
+          if (reconnection.reconnectAndAskCommitted(what, e, group)) {
+            break;
+          }
+          // not committed: written again on the new session
         }
-        statements.flush();
-        connection.commit();
-      } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(connection);
-        throw withContext(describe(transactions, first, end) + " to " + table + " failed", e);
       }
       Instant committedAt = Instant.now();
       long micros = ChronoUnit.MICROS.between(Instant.EPOCH, committedAt);

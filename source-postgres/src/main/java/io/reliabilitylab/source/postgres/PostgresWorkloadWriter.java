@@ -83,15 +83,27 @@ public final class PostgresWorkloadWriter implements ChangeWriter {
 
   /**
    * Writes transactions in order. Stops between two commits when the thread is interrupted; a
-   * failing commit is rolled back and fails the write with an {@link SQLException} naming it.
+   * failing commit is rolled back and fails the write with an {@link SQLException} naming it. A
+   * lost connection (the server crashed or restarted) is opened again, and a commit whose answer
+   * was lost is written again only if the database shows it did not take effect.
    */
   @Override
   public WriteReport write(List<SourceTransaction> transactions)
       throws SQLException, InterruptedException {
-    try (Connection connection = source.connect();
-        OrderedBatches batches = new OrderedBatches(connection, table)) {
-      return loop.write(connection, batches, transactions, table);
-    }
+    return loop.write(
+        () -> {
+          Connection connection = source.connect();
+          try {
+            return new CommitLoop.Session(connection, new OrderedBatches(connection, table));
+          } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+          }
+        },
+        Identifiers.quote(table),
+        CommitLoop.RECONNECT_TIMEOUT,
+        transactions,
+        table);
   }
 
   /** Settings for a writer. */

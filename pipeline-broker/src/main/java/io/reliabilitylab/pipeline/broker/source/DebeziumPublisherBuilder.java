@@ -45,7 +45,7 @@ import org.jspecify.annotations.Nullable;
 public final class DebeziumPublisherBuilder {
 
   /** How often the binlog client's keep-alive looks for a lost connection. */
-  static final long KEEP_ALIVE_INTERVAL_MS = 10_000;
+  static final long KEEP_ALIVE_INTERVAL_MS = 5_000;
 
   private static final Pattern TOPIC_PREFIX_PATTERN =
       Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
@@ -337,7 +337,7 @@ public final class DebeziumPublisherBuilder {
     properties.setProperty("table.include.list", source.database() + "." + table);
     // A reset binlog connection ends without an error: only the client's keep-alive thread
     // notices, after Debezium's 60 s interval (the connector stalled 120 s after a network
-    // partition reset it, found by network-partition:reset). The direct pipeline uses 10 s too.
+    // partition reset it, found by network-partition:reset). The direct pipeline uses 5 s too.
     properties.setProperty("connect.keep.alive", "true");
     properties.setProperty("connect.keep.alive.interval.ms", Long.toString(KEEP_ALIVE_INTERVAL_MS));
   }

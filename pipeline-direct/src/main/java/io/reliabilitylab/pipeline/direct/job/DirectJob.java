@@ -170,10 +170,11 @@ public final class DirectJob implements OrdersJob {
   /**
    * A binlog connection closed by the server (a killed connection, a restarted server) ends without
    * an error: the client's keep-alive thread notices it only when no event arrived for an interval,
-   * Debezium's default of 60 s, so the job stalled 60 to 120 s before it reconnected. With 10 s it
-   * reconnects within 10 to 20 s; the server is asked for a heartbeat every 0.8 interval, so an
-   * idle connection is not mistaken for a lost one (a client blocked longer than that by
-   * backpressure reconnects at its own position, which is harmless).
+   * Debezium's default of 60 s, so the job stalled 60 to 120 s before it reconnected. With 5 s it
+   * reconnects within 5 to 10 s of the server answering again (a reset connection, a restarted
+   * server); the server is asked for a heartbeat every 0.8 interval, so an idle connection is not
+   * mistaken for a lost one (a client blocked longer than that by backpressure reconnects at its
+   * own position, which is harmless).
    */
   private static Properties binlogClientProperties() {
     Properties properties = new Properties();

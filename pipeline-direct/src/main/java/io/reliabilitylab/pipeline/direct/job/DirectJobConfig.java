@@ -61,7 +61,7 @@ public record DirectJobConfig(
    * How often the binlog client's keep-alive looks for a lost connection (Debezium's {@code
    * connect.keep.alive.interval.ms}, 60 s by default).
    */
-  static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 10_000;
+  static final long BINLOG_KEEP_ALIVE_INTERVAL_MS = 5_000;
 
   /**
    * How many checkpoints the PostgreSQL slot's confirmed LSN trails the completed one (Flink CDC's

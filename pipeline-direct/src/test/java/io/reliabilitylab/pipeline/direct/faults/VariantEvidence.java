@@ -8,6 +8,7 @@ import io.reliabilitylab.faults.NetworkBandwidthInjector;
 import io.reliabilitylab.faults.NetworkLatencyInjector;
 import io.reliabilitylab.faults.NetworkPartitionInjector;
 import io.reliabilitylab.faults.SinkCommitFailureInjector;
+import io.reliabilitylab.faults.SourceCrashInjector;
 import io.reliabilitylab.faults.TaskExceptionInjector;
 import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.record.RunRecord;
@@ -92,6 +93,19 @@ public final class VariantEvidence {
                 details(byScenario, NetworkBandwidthInjector.NAME, "default")
                     .get("proxy_at_heal_bytes_throttled")))
         .isPositive();
+  }
+
+  /**
+   * The source server was killed and another process serves its data, started after the kill; the
+   * change-log reader reconnected to it.
+   */
+  public static void assertSourceCrashEvidence(Map<String, RunRecord> byScenario) {
+    RunRecord crash = run(byScenario, SourceCrashInjector.NAME, "default");
+    Map<String, String> details = crash.faults().get(0).evidence().details();
+    assertThat(details.get("new_pid")).isNotEqualTo(details.get("killed_pid"));
+    assertThat(details).containsKeys("killed_at", "restarted_at", "server_uptime_s");
+    assertThat(crash.faults().get(0).recovery().details())
+        .containsKeys("reconnected_at", "reader_connection_id");
   }
 
   /** The job restored from its retained checkpoint is a new job, on a cluster in this JVM. */

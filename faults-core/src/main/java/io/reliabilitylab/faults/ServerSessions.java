@@ -1,0 +1,71 @@
+package io.reliabilitylab.faults;
+
+import io.reliabilitylab.spi.pipeline.SourceEndpoint;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What a source server shows of itself through plain JDBC as the capture account: how long it has
+ * been up, and whether a change-log reader of that account (a MySQL/MariaDB binlog dump, a
+ * PostgreSQL walsender) is connected. An account sees its own sessions without further privilege.
+ */
+final class ServerSessions {
+
+  private final SourceEndpoint source;
+  private final boolean postgres;
+
+  ServerSessions(SourceEndpoint source) {
+    this.source = source;
+    this.postgres = source.jdbcUrl().startsWith("jdbc:postgresql:");
+  }
+
+  /** Whether a process with this id runs on this machine. */
+  static boolean alive(long pid) {
+    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  /** The server's uptime; empty while it does not answer. */
+  Optional<Duration> uptime() {
+    String sql =
+        postgres
+            ? "SELECT floor(extract(epoch FROM now() - pg_postmaster_start_time()))::bigint"
+            : "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                + " WHERE VARIABLE_NAME = 'UPTIME'";
+    try (Connection connection = open();
+        PreparedStatement query = connection.prepareStatement(sql);
+        ResultSet rows = query.executeQuery()) {
+      return rows.next() ? Optional.of(Duration.ofSeconds(rows.getLong(1))) : Optional.empty();
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The connection id of the account's change-log reader, if one is connected. */
+  Optional<Long> changeLogReader() throws SQLException {
+    String sql =
+        postgres
+            ? "SELECT pid FROM pg_stat_activity WHERE backend_type = 'walsender'"
+                + " AND usename = current_user"
+            : "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'"
+                + " AND USER = ?";
+    try (Connection connection = open();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      if (!postgres) {
+        query.setString(1, source.user());
+      }
+      try (ResultSet rows = query.executeQuery()) {
+        return rows.next() ? Optional.of(rows.getLong(1)) : Optional.empty();
+      }
+    }
+  }
+
+  private Connection open() throws SQLException {
+    return DriverManager.getConnection(
+        source.jdbcUrl(), source.user(), source.credentials().revealPassword());
+  }
+}
