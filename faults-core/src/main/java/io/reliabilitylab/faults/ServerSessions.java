@@ -64,6 +64,46 @@ final class ServerSessions {
     }
   }
 
+  /** Ends one of the account's sessions; whether the server accepted. */
+  boolean kill(long connectionId) throws SQLException {
+    try (Connection connection = open()) {
+      if (postgres) {
+        try (PreparedStatement terminate =
+            connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
+          terminate.setInt(1, Math.toIntExact(connectionId));
+          try (ResultSet rows = terminate.executeQuery()) {
+            return rows.next() && rows.getBoolean(1);
+          }
+        }
+      }
+      try (java.sql.Statement kill = connection.createStatement()) {
+        kill.execute("KILL CONNECTION " + connectionId);
+        return true;
+      } catch (SQLException e) {
+        // ER_NO_SUCH_THREAD: it ended before the kill
+        if (e.getErrorCode() == 1094) {
+          return false;
+        }
+        throw e;
+      }
+    }
+  }
+
+  /** Whether a session with this id is still listed. */
+  boolean listed(long connectionId) throws SQLException {
+    String sql =
+        postgres
+            ? "SELECT 1 FROM pg_stat_activity WHERE pid = ?"
+            : "SELECT 1 FROM information_schema.PROCESSLIST WHERE ID = ?";
+    try (Connection connection = open();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      query.setLong(1, connectionId);
+      try (ResultSet rows = query.executeQuery()) {
+        return rows.next();
+      }
+    }
+  }
+
   private Connection open() throws SQLException {
     return DriverManager.getConnection(
         source.jdbcUrl(), source.user(), source.credentials().revealPassword());

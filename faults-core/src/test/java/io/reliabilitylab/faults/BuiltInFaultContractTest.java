@@ -529,7 +529,8 @@ class BuiltInFaultContractTest {
         Arguments.of(NetworkLatencyInjector.NAME, Map.of(), "SourceNetworkLink"),
         Arguments.of(NetworkBandwidthInjector.NAME, Map.of(), "SourceNetworkLink"),
         Arguments.of(
-            SourceCrashInjector.NAME, Map.of(), "SourceEndpointAccess, SourceProcessControl"));
+            SourceCrashInjector.NAME, Map.of(), "SourceEndpointAccess, SourceProcessControl"),
+        Arguments.of(SourceConnectionLossInjector.NAME, Map.of(), "SourceEndpointAccess"));
   }
 
   static FaultSpec withParameters(FaultSpec spec, Map<String, String> parameters) {

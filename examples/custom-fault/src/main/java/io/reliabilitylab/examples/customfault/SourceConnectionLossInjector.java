@@ -32,7 +32,7 @@ import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
- * {@code source-connection-loss}: the source database drops the CDC connector's binlog connection,
+ * {@code binlog-connection-kill}: the source database drops the CDC connector's binlog connection,
  * as a database failover, a network cut or a DBA's {@code KILL} would.
  *
  * <p>The fault connects to the MySQL or MariaDB source over JDBC, finds the {@code Binlog Dump}
@@ -59,7 +59,7 @@ import org.apiguardian.api.API;
 public final class SourceConnectionLossInjector implements FaultInjector {
 
   /** The fault's name, as {@code --faults} and {@code PlannedFault} take it. */
-  public static final String NAME = "source-connection-loss";
+  public static final String NAME = "binlog-connection-kill";
 
   // endregion
 

@@ -1,5 +1,5 @@
 /**
- * An example fault plugin, {@code source-connection-loss}, written against the SPI only: the source
+ * An example fault plugin, {@code binlog-connection-kill}, written against the SPI only: the source
  * database drops the CDC connector's binlog connection.
  */
 @NullMarked

@@ -5,7 +5,7 @@ import io.reliabilitylab.testkit.FaultInjectorContract;
 
 // region contract
 /**
- * The testkit's contract for {@code source-connection-loss}: well named, found by ServiceLoader,
+ * The testkit's contract for {@code binlog-connection-kill}: well named, found by ServiceLoader,
  * declares its capabilities and positions, is skipped (never "fired") on a pipeline without them,
  * and closes twice without throwing. The live part runs in {@link SourceConnectionLossIT}.
  */

@@ -32,8 +32,9 @@ import org.apiguardian.api.API;
  * link ({@code network-partition}, {@code network-latency}, {@code network-bandwidth}: its source
  * connects through the lab's proxy as the reference job's does), the compaction exercise, and
  * plugin faults that need only job control, table access, savepoints or TaskManagers (for example
- * {@code source-connection-loss} of {@code examples/custom-fault}). {@code --faults all} picks
- * those. The faults that fire a point inside the job are skipped with the reason when named: {@code
+ * {@code binlog-connection-kill} of {@code examples/custom-fault}; the built-in {@code
+ * source-connection-loss} needs only the source endpoint too). {@code --faults all} picks those.
+ * The faults that fire a point inside the job are skipped with the reason when named: {@code
  * task-exception}, {@code checkpoint-failure}, {@code sink-commit-failure}, {@code
  * coordinator-failure}'s default mode (the enumerator throws), {@code task-failure:snapshot-phase},
  * {@code savepoint-restore:older-savepoint} and the pressure exercise; so are the broker faults.

@@ -75,7 +75,8 @@ class OwnJobPipelinesTest {
             "coordinator-failure",
             "network-partition",
             "network-latency",
-            "network-bandwidth");
+            "network-bandwidth",
+            "source-connection-loss");
   }
 
   @Test
