@@ -46,10 +46,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * The direct pipeline on PostgreSQL: the README's suite command with {@code --source postgres} runs
- * every Flink failure class on an embedded server and passes, each fault proven and reconciled; the
- * job's replication slot lives as long as the pipeline; an external server without logical decoding
- * stops the run with one line naming {@code wal_level} and its fix.
+ * The direct pipeline on PostgreSQL: the README's suite command with {@code --source postgres} (but
+ * for the network faults that act alike on either engine, see {@link #planned()}) runs every Flink
+ * failure class on an embedded server and passes, each fault proven and reconciled; the job's
+ * replication slot lives as long as the pipeline; an external server without logical decoding stops
+ * the run with one line naming {@code wal_level} and its fix.
  */
 class PostgresSuiteIT {
 
@@ -71,6 +72,28 @@ class PostgresSuiteIT {
     }
   }
 
+  /**
+   * What {@code --faults all} plans on PostgreSQL, but of the network faults only the cut source
+   * link (the walsender's reconnection through the proxy) and no {@code source-connection-loss} (on
+   * PostgreSQL it is {@code walsender-terminated} by another name): the others act the same on
+   * either engine and run on MariaDB in {@code RunCommandIT}, and CI has minutes to spare, not
+   * more.
+   */
+  private static List<FaultSelection.Choice> planned() {
+    return FaultSelection.parse(
+            "all",
+            Discovered.faults(PostgresSuiteIT.class.getClassLoader()).requireNoProblems().all(),
+            new DirectPipelineProvider()
+                .capabilities(Map.of(LabOptions.SOURCE_ENGINE, LabOptions.POSTGRESQL)))
+        .stream()
+        .filter(
+            choice ->
+                !choice.fault().name().startsWith("network-")
+                    || choice.scenarioName().equals("network-partition:reset"))
+        .filter(choice -> !choice.fault().name().equals("source-connection-loss"))
+        .toList();
+  }
+
   @Test
   void everyFlinkFailureClassPassesOnEmbeddedPostgres() throws Exception {
     StringWriter stdout = new StringWriter();
@@ -84,7 +107,9 @@ class PostgresSuiteIT {
                 "--source",
                 "postgres",
                 "--faults",
-                "all",
+                planned().stream()
+                    .map(choice -> choice.fault().name() + ":" + choice.variant().name())
+                    .collect(Collectors.joining(",")),
                 "--events",
                 "1000",
                 "--seed",
@@ -100,12 +125,7 @@ class PostgresSuiteIT {
         RunRecordReader.readDirectory(out).stream()
             .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
     List<String> expected = new ArrayList<>(List.of("baseline"));
-    FaultSelection.parse(
-            "all",
-            Discovered.faults(getClass().getClassLoader()).requireNoProblems().all(),
-            new DirectPipelineProvider()
-                .capabilities(Map.of(LabOptions.SOURCE_ENGINE, LabOptions.POSTGRESQL)))
-        .forEach(choice -> expected.add(choice.scenarioName()));
+    planned().forEach(choice -> expected.add(choice.scenarioName()));
     assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
 
     for (RunRecord run : byScenario.values()) {
