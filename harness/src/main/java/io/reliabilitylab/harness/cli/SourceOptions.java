@@ -93,10 +93,10 @@ final class SourceOptions {
 
   /**
    * Whether the lab will run the source as a server process of its own that it can crash and
-   * restart (the embedded MariaDB).
+   * restart (the embedded MariaDB or PostgreSQL).
    */
   boolean runsServerProcess() {
-    return existing.jdbcUrl == null && !container && engine != Engine.POSTGRES;
+    return existing.jdbcUrl == null && !container;
   }
 
   private static ParameterException usage(@Nullable CommandSpec command, String message) {

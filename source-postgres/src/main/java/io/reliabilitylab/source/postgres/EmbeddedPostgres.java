@@ -5,6 +5,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.process.LabProcess;
 import io.reliabilitylab.process.LabProcesses;
 import io.reliabilitylab.process.StopSignal;
+import io.reliabilitylab.source.jdbc.SourceServerProcess;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class EmbeddedPostgres implements PostgresSource {
+public final class EmbeddedPostgres implements SourceServerProcess, PostgresSource {
 
   public static final String DATABASE = "lab";
   public static final String ADMIN_USER = "lab_admin";
@@ -81,7 +82,8 @@ public final class EmbeddedPostgres implements PostgresSource {
   private final Map<String, String> settings;
   private final Credentials admin;
   private final Credentials cdc;
-  private final LabProcess server;
+  // replaced when the server is killed and started again on the same data (source-crash)
+  private volatile LabProcess server;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Thread shutdownHook;
 
@@ -364,8 +366,76 @@ public final class EmbeddedPostgres implements PostgresSource {
   }
 
   /** The server's process id (the postmaster). */
+  @Override
   public long serverPid() {
     return server.pid();
+  }
+
+  /**
+   * Kills the postmaster with SIGKILL, as the OOM killer would; its backends exit when they notice
+   * and the data directory stays for {@link #restart}.
+   */
+  @Override
+  public synchronized void kill(Duration timeout) throws InterruptedException {
+    LabProcess victim = server;
+    victim.kill();
+    if (victim.alive()) {
+      throw new IllegalStateException(
+          "The embedded PostgreSQL (pid " + victim.pid() + ") still runs after SIGKILL");
+    }
+  }
+
+  /**
+   * Starts the server again on the same data directory and port after {@link #kill}: it recovers
+   * from its WAL. Retried while the killed server's backends still hold its shared memory.
+   */
+  @Override
+  public synchronized long restart() {
+    if (closed.get()) {
+      throw new IllegalStateException("The embedded PostgreSQL on port " + port + " was closed");
+    }
+    if (server.alive()) {
+      throw new IllegalStateException(
+          "The embedded PostgreSQL on port " + port + " still runs (pid " + server.pid() + ")");
+    }
+    long started = System.nanoTime();
+    long deadline = started + START_TIMEOUT.toNanos();
+    RuntimeException last = null;
+    while (System.nanoTime() - deadline < 0) {
+      LabProcess restarted = null;
+      try {
+        restarted = launch(binaries, ServerUser.forThisProcess(), directory, port, settings);
+        awaitAccepting(new Started(binaries, directory, port, settings, restarted), admin);
+        server = restarted;
+        LOG.info(
+            "Started embedded PostgreSQL on port {} again (pid {}) in {} ms",
+            port,
+            restarted.pid(),
+            Duration.ofNanos(System.nanoTime() - started).toMillis());
+        return restarted.pid();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(
+            "Could not start the embedded PostgreSQL on port " + port + " again", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while restarting the embedded PostgreSQL", e);
+      } catch (IllegalStateException e) {
+        // e.g. "pre-existing shared memory block is still in use": the old backends are exiting
+        last = e;
+        if (restarted != null) {
+          restarted.close();
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "The embedded PostgreSQL on port " + port + " did not start again within " + START_TIMEOUT,
+        last);
   }
 
   /** The directory that holds the server's data, socket and log; deleted on close. */

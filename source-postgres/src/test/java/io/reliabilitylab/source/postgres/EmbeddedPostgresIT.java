@@ -138,6 +138,31 @@ class EmbeddedPostgresIT {
   }
 
   @Test
+  void aServerKilledWithSigkillStartsAgainOnItsDataAndPort() throws Exception {
+    try (EmbeddedPostgres crashed = EmbeddedPostgres.start()) {
+      try (Connection connection = crashed.connect();
+          java.sql.Statement statement = connection.createStatement()) {
+        statement.execute("CREATE TABLE kept (id int PRIMARY KEY)");
+        statement.execute("INSERT INTO kept VALUES (1)");
+      }
+      long killed = crashed.serverPid();
+
+      crashed.kill(java.time.Duration.ofSeconds(10));
+      assertThat(ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+      assertThatThrownBy(crashed::connect).isInstanceOf(SQLException.class);
+      long restarted = crashed.restart();
+
+      assertThat(restarted).isNotEqualTo(killed).isEqualTo(crashed.serverPid());
+      try (Connection connection = crashed.connect();
+          java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet rows = statement.executeQuery("SELECT count(*) FROM kept")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getInt(1)).as("the committed row survived the crash").isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
   void closeStopsTheServerAndDeletesItsDirectory() throws Exception {
     EmbeddedPostgres closed = EmbeddedPostgres.start();
     long pid = closed.serverPid();
