@@ -16,6 +16,8 @@ final class ProxiedConnection {
   private final ProxiedFlow toClient;
   private final Set<ProxiedConnection> registry;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicInteger cleanEnds =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   ProxiedConnection(
       String linkName,
@@ -29,10 +31,22 @@ final class ProxiedConnection {
     this.registry = registry;
     this.toServer =
         new ProxiedFlow(
-            linkName, Direction.TO_SERVER, client, upstream, impairments, counters, this::close);
+            linkName,
+            Direction.TO_SERVER,
+            client,
+            upstream,
+            impairments,
+            counters,
+            this::flowEnded);
     this.toClient =
         new ProxiedFlow(
-            linkName, Direction.TO_CLIENT, upstream, client, impairments, counters, this::close);
+            linkName,
+            Direction.TO_CLIENT,
+            upstream,
+            client,
+            impairments,
+            counters,
+            this::flowEnded);
   }
 
   void start() {
@@ -57,7 +71,17 @@ final class ProxiedConnection {
     return true;
   }
 
-  /** Closes both sides once a flow ended (either peer closed or failed) or the proxy closes. */
+  /**
+   * A flow ended: a peer that closed its side (its FIN passed on) leaves the other direction
+   * running until it ends too, as TCP's half-close does; a failure closes both at once.
+   */
+  private void flowEnded(boolean clean) {
+    if (!clean || cleanEnds.incrementAndGet() == 2) {
+      close();
+    }
+  }
+
+  /** Closes both sides: both flows ended, one failed, or the proxy closes. */
   void close() {
     if (!closed.compareAndSet(false, true)) {
       return;

@@ -46,7 +46,7 @@ final class ProxiedFlow {
   private final SocketChannel to;
   private final Impairments impairments;
   private final TcpProxy.LinkCounters counters;
-  private final Runnable onEnd;
+  private final java.util.function.Consumer<Boolean> onEnd;
   private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
   private final Semaphore budget = new Semaphore(MAX_QUEUED_BYTES);
   private final AtomicLong queuedBytes = new AtomicLong();
@@ -61,7 +61,7 @@ final class ProxiedFlow {
       SocketChannel to,
       Impairments impairments,
       TcpProxy.LinkCounters counters,
-      Runnable onEnd) {
+      java.util.function.Consumer<Boolean> onEnd) {
     this.flow = flow;
     this.from = from;
     this.to = to;
@@ -80,9 +80,9 @@ final class ProxiedFlow {
     writer.start();
   }
 
-  /** Bytes waiting behind a freeze now. */
+  /** Bytes read and not yet delivered: held by a freeze, a latency or a throttle. */
   long heldNow() {
-    return impairments.of(flow).frozen() ? queuedBytes.get() : 0;
+    return queuedBytes.get();
   }
 
   /** Counts what was read and will never be delivered: the connection ends. */
@@ -138,7 +138,9 @@ final class ProxiedFlow {
     return chunk;
   }
 
+  /** Delivers the chunks; tells {@code onEnd} whether the flow ended cleanly (its peer closed). */
   private void writeLoop() {
+    boolean clean = false;
     try {
       while (true) {
         Chunk chunk = queue.take();
@@ -155,10 +157,11 @@ final class ProxiedFlow {
         budget.release(size);
       }
       to.shutdownOutput();
+      clean = true;
     } catch (IOException | InterruptedException ended) {
       // the peer reset or the connection was closed under us
     }
-    onEnd.run();
+    onEnd.accept(clean);
   }
 
   private void awaitThaw(Chunk chunk) throws InterruptedException {

@@ -181,6 +181,7 @@ public final class TcpProxy implements NetworkLink, AutoCloseable {
     return "TcpProxy[" + name + " " + (closed ? "closed" : address()) + " -> " + target() + "]";
   }
 
+  /** Bytes read and not yet delivered, over every connection. */
   private long heldNow() {
     long held = 0;
     for (ProxiedConnection connection : connections) {

@@ -121,7 +121,7 @@ class TcpProxyTest {
       assertThat(read(socket, 1_000)).hasSize(1_000);
       long tookMillis = (System.nanoTime() - started) / 1_000_000;
       assertThat(tookMillis).isGreaterThanOrEqualTo(400); // 1,000 bytes at 2,000 B/s
-      assertThat(proxy.counters().bytesThrottled()).isEqualTo(1_000);
+      assertThat(awaitCounters(c -> c.bytesThrottled() == 1_000).bytesThrottled()).isEqualTo(1_000);
     }
   }
 

@@ -17,7 +17,8 @@ import org.apiguardian.api.API;
  * @param bytesToServer bytes delivered from the pipeline to the server
  * @param bytesToClient bytes delivered from the server to the pipeline
  * @param bytesHeld bytes that waited behind a freeze before they were delivered (or dropped)
- * @param bytesHeldNow bytes waiting behind a freeze now
+ * @param bytesHeldNow bytes in the link now: read from one side, not yet delivered to the other
+ *     (held by a freeze, a latency or a throttle; about 0 on a healthy link)
  * @param bytesDropped bytes read but never delivered: their connection was reset or closed
  * @param chunksDelayed chunks delivered later than read because of added latency
  * @param maxAddedDelayMillis the longest latency the link added to one chunk
