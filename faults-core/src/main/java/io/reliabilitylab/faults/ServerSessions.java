@@ -1,13 +1,19 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a source server shows of itself through plain JDBC as the capture account: how long it has
@@ -15,6 +21,8 @@ import java.util.Optional;
  * PostgreSQL walsender) is connected. An account sees its own sessions without further privilege.
  */
 final class ServerSessions {
+
+  private static final Duration POLL = Duration.ofMillis(50);
 
   private final SourceEndpoint source;
   private final boolean postgres;
@@ -102,6 +110,44 @@ final class ServerSessions {
         return rows.next();
       }
     }
+  }
+
+  /**
+   * Recovery starts once a change-log reader of the account other than {@code replaced} (any, when
+   * null: a restarted server has no old one) is connected.
+   */
+  RecoveryStart readerReconnected(@Nullable Long replaced, Clock clock) {
+    return (faultAt, timeout) -> {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      String problem = "";
+      while (System.nanoTime() - deadline < 0) {
+        try {
+          Optional<Long> reader = changeLogReader();
+          if (reader.isPresent() && !reader.get().equals(replaced)) {
+            Instant at = clock.instant();
+            return new RecoveryStart.Moment(
+                at,
+                Map.of(
+                    "reconnected_at", at.toString(),
+                    "reader_connection_id", Long.toString(reader.get()),
+                    "reconnected_after_ms",
+                        Long.toString(Duration.between(faultAt, at).toMillis())));
+          }
+        } catch (SQLException e) {
+          problem = "; the last look failed: " + e.getMessage();
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      throw new TimeoutException(
+          "no change-log reader of "
+              + source.user()
+              + (replaced != null ? " replaced connection " + replaced : "")
+              + " on "
+              + source.description()
+              + " within "
+              + timeout
+              + problem);
+    };
   }
 
   private Connection open() throws SQLException {

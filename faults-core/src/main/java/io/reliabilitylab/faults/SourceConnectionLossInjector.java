@@ -7,7 +7,6 @@ import io.reliabilitylab.kit.PipelineView;
 import io.reliabilitylab.kit.ProofRule;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
-import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -26,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
@@ -113,7 +111,7 @@ public final class SourceConnectionLossInjector extends BuiltInFault {
         .detail("killed_connection_id", Long.toString(victim))
         .detail("killed_at", killedAt.toString())
         .proof(gone(sessions, victim, accepted, killedAt))
-        .recoveryFrom(replacedBy(sessions, victim, clock))
+        .recoveryFrom(sessions.readerReconnected(victim, clock))
         .build();
   }
 
@@ -150,33 +148,6 @@ public final class SourceConnectionLossInjector extends BuiltInFault {
               "the server ended change-log connection " + victim + " at " + killedAt,
               "connection " + victim + " no longer listed at " + now.at()),
           Map.of());
-    };
-  }
-
-  /** Recovery starts when another change-log connection of the account is up. */
-  private static RecoveryStart replacedBy(ServerSessions sessions, long victim, Clock clock) {
-    return (faultAt, timeout) -> {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (System.nanoTime() - deadline < 0) {
-        try {
-          Optional<Long> reader = sessions.changeLogReader();
-          if (reader.isPresent() && reader.get() != victim) {
-            Instant at = clock.instant();
-            return new RecoveryStart.Moment(
-                at,
-                Map.of(
-                    "new_connection_id", Long.toString(reader.get()),
-                    "reconnected_at", at.toString(),
-                    "reconnected_after_ms",
-                        Long.toString(Duration.between(faultAt, at).toMillis())));
-          }
-        } catch (SQLException busy) {
-          // look again
-        }
-        Thread.sleep(POLL.toMillis());
-      }
-      throw new TimeoutException(
-          "no change-log connection replaced the killed " + victim + " within " + timeout);
     };
   }
 }

@@ -8,7 +8,6 @@ import io.reliabilitylab.kit.PipelineView;
 import io.reliabilitylab.kit.ProofRule;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
-import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -19,7 +18,6 @@ import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.SourceProcessControl;
 import io.reliabilitylab.spi.pipeline.TableAccess;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeoutException;
 import org.apiguardian.api.API;
 
 /**
@@ -56,7 +53,6 @@ public final class SourceCrashInjector extends BuiltInFault {
   private static final Duration WRITING_BEFORE_KILL = Duration.ofMillis(300);
 
   private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration POLL = Duration.ofMillis(100);
 
   @Override
   public String name() {
@@ -139,7 +135,8 @@ public final class SourceCrashInjector extends BuiltInFault {
                 + ")")
         .details(details)
         .proof(restarted(sessions, killedPid, newPid, killedAt, restartedAt))
-        .recoveryFrom(reconnected(sessions, source, clock))
+        // the restarted server has no reader but the reconnected one
+        .recoveryFrom(sessions.readerReconnected(null, clock))
         .build();
   }
 
@@ -178,41 +175,6 @@ public final class SourceCrashInjector extends BuiltInFault {
                   + uptime.get().toSeconds()
                   + " s"),
           Map.of("server_uptime_s", Long.toString(uptime.get().toSeconds())));
-    };
-  }
-
-  /** Recovery starts once the connector's change-log reader is connected to the new server. */
-  private static RecoveryStart reconnected(
-      ServerSessions sessions, SourceEndpoint source, Clock clock) {
-    return (faultAt, timeout) -> {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      String problem = "";
-      while (System.nanoTime() - deadline < 0) {
-        try {
-          Optional<Long> reader = sessions.changeLogReader();
-          if (reader.isPresent()) {
-            Instant at = clock.instant();
-            return new RecoveryStart.Moment(
-                at,
-                Map.of(
-                    "reconnected_at", at.toString(),
-                    "reader_connection_id", Long.toString(reader.get()),
-                    "reconnected_after_ms",
-                        Long.toString(Duration.between(faultAt, at).toMillis())));
-          }
-        } catch (SQLException e) {
-          problem = "; the last look failed: " + e.getMessage();
-        }
-        Thread.sleep(POLL.toMillis());
-      }
-      throw new TimeoutException(
-          "no change-log reader of "
-              + source.user()
-              + " connected to the restarted server "
-              + source.description()
-              + " within "
-              + timeout
-              + problem);
     };
   }
 }
