@@ -77,8 +77,11 @@ class ExploreSpaceTest {
             "coordinator-failure",
             "savepoint-restore",
             "sink-commit-failure",
+            "source-connection-loss",
             "task-exception",
             "task-failure");
+    // the network faults' variants run on a proxied pipeline (a pipeline option), which a random
+    // schedule of several faults does not set up: they are left out, as such variants always are
     assertThat(DIRECT_SPACE.choices())
         .allSatisfy(c -> assertThat(DIRECT).containsAll(c.injector().requiredCapabilities()));
   }
