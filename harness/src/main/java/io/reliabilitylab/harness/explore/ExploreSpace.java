@@ -9,6 +9,8 @@ import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
+import io.reliabilitylab.spi.pipeline.SourceProcessControl;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.Workload;
@@ -76,6 +78,11 @@ public final class ExploreSpace {
 
   private final List<Choice> choices;
 
+  private static boolean actsOnTheSource(FaultInjector fault) {
+    return fault.requiredCapabilities().contains(SourceEndpointAccess.class)
+        || fault.requiredCapabilities().contains(SourceProcessControl.class);
+  }
+
   /**
    * @param faults the discovered faults
    * @param offered the capabilities the pipeline offers (every fault's are assumed when empty)
@@ -88,10 +95,12 @@ public final class ExploreSpace {
     List<Choice> all = new ArrayList<>();
     for (FaultInjector fault : sorted) {
       for (FaultVariant variant : fault.variants()) {
-        // a known hazard is no finding, and a variant's pipeline options cannot hold for one
-        // fault of a schedule
+        // a known hazard is no finding, a variant's pipeline options cannot hold for one fault
+        // of a schedule, and a fault that acts on the source database from outside the job (a
+        // killed connection, a crashed server) waits on the source, not on a logical position
         if (variant.knownHazard() != null
             || !variant.pipelineOptions().isEmpty()
+            || actsOnTheSource(fault)
             || !offered.isEmpty() && !variant.applicableTo(fault, offered)) {
           continue;
         }

@@ -77,11 +77,10 @@ class ExploreSpaceTest {
             "coordinator-failure",
             "savepoint-restore",
             "sink-commit-failure",
-            "source-connection-loss",
             "task-exception",
             "task-failure");
-    // the network faults' variants run on a proxied pipeline (a pipeline option), which a random
-    // schedule of several faults does not set up: they are left out, as such variants always are
+    // left out: the network faults' variants (a pipeline option, which a schedule of several
+    // faults does not set up) and the faults that act on the source from outside the job
     assertThat(DIRECT_SPACE.choices())
         .allSatisfy(c -> assertThat(DIRECT).containsAll(c.injector().requiredCapabilities()));
   }
