@@ -126,10 +126,11 @@ public final class DirectPipelineProvider implements PipelineProvider {
     }
     // the job reaches its source through the lab's proxy when a network fault needs the link
     PipelineProxies proxies = PipelineProxies.forSource(config);
-    DirectJobConfig jobConfig = jobConfig(config, proxies);
     FlinkCluster cluster = null;
     DirectPipeline pipeline = null;
     try {
+      // inside the try: an option that does not parse closes the proxy with the rest
+      DirectJobConfig jobConfig = jobConfig(config, proxies);
       cluster = FlinkClusters.start(config);
       OrdersJob job = jobOf.apply(jobConfig);
       StreamReaders readers = StreamReaders.of(jobConfig);
