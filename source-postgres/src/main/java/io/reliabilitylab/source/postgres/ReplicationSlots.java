@@ -63,12 +63,23 @@ public final class ReplicationSlots {
     return slot;
   }
 
-  /** The walsender holding the slot, 0 when none does or there is no slot. */
+  /**
+   * The walsender streaming from the slot, 0 when none does or there is no slot. A session that
+   * holds the slot while creating it is not one: a logical slot's creation waits for the
+   * transactions running at that moment to end, and a reader counted as streaming then would let
+   * changes be written before the connector's snapshot (Flink CDC's PostgreSQL source creates its
+   * slot before it snapshots). Where the session's command cannot be seen (another role's, without
+   * {@code pg_read_all_stats}), a walsender holding the slot counts as streaming.
+   */
   public int activePid() throws SQLException {
     try (Connection connection = connect();
         PreparedStatement query =
             connection.prepareStatement(
-                "SELECT active_pid FROM pg_replication_slots WHERE slot_name = ? AND active")) {
+                "SELECT s.active_pid FROM pg_replication_slots s"
+                    + " LEFT JOIN pg_stat_activity a ON a.pid = s.active_pid"
+                    + " WHERE s.slot_name = ? AND s.active"
+                    + " AND coalesce(a.backend_type, 'walsender') = 'walsender'"
+                    + " AND ltrim(coalesce(a.query, '')) NOT ILIKE 'CREATE_REPLICATION_SLOT%'")) {
       query.setString(1, slot);
       try (ResultSet result = query.executeQuery()) {
         return result.next() ? result.getInt(1) : 0;
