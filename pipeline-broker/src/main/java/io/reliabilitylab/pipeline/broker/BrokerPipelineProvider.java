@@ -21,6 +21,7 @@ import io.reliabilitylab.pipeline.flink.PipelineProxies;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.source.mysql.ExternalDatabase;
 import io.reliabilitylab.source.postgres.ExternalPostgres;
@@ -195,6 +196,15 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     DebeziumPublisher publisher = null;
     FlinkCluster cluster = null;
     BrokerPipeline pipeline = null;
+    OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
+    if (settings.variant() == JobVariant.BROKEN_SOURCE_NOT_RESTORED
+        || settings.variant() == JobVariant.BROKEN_SOURCE_NO_RECONNECT) {
+      throw new IllegalArgumentException(
+          JobVariant.OPTION
+              + "="
+              + settings.variant().text()
+              + " breaks the direct pipeline's CDC source; run it with --pipeline direct");
+    }
     // the connector and the job reach the source and the broker through the lab's proxies when a
     // network fault needs the links
     PipelineProxies proxies = PipelineProxies.forSource(config);
@@ -239,7 +249,6 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (!topics.exists(deadLetterTopic)) {
         topics.createTopic(deadLetterTopic, 1);
       }
-      OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
       String group = "reliability-lab-" + work.getFileName();
       DebeziumPublisherBuilder publishing =
           DebeziumPublisher.builder(source, pipelineBootstrap, work.resolve("connector"))

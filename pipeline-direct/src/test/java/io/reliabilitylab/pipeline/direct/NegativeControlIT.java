@@ -19,11 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lab catches a broken pipeline: the direct job with its current table written in append mode
+ * The lab catches a broken pipeline. The direct job with its current table written in append mode
  * that drops its deletes and update-befores (variant {@code broken-current-append}) keeps rows the
- * source deleted or replaced. The suite under a fault reports every scenario FAILED, with evidence
- * naming the differing keys; the fault scenario stops after its baseline, since a fault on an
- * unclean baseline would prove nothing.
+ * source deleted or replaced, with or without faults: every scenario is reported FAILED, and the
+ * fault scenario stops after its baseline, since a fault on an unclean baseline would prove
+ * nothing. The fault-sensitive controls pass their clean baseline and fail only under the fault of
+ * their class, with evidence that names event ids: a changelog sink that commits a restored
+ * checkpoint's files again (task, coordinator, checkpoint and sink-commit failures), a source whose
+ * state is not restored (savepoint restore), and a binlog reader that never reconnects (source
+ * crash).
  */
 class NegativeControlIT {
 
@@ -73,6 +77,104 @@ class NegativeControlIT {
     assertThat(faulted.summary().verdict()).isEqualTo(Verdict.FAILED);
     assertThat(faulted.summary().failedChecks()).contains("baseline:snapshot-diff");
     assertThat(faulted.summary().error()).contains("baseline did not reconcile clean");
+  }
+
+  @Test
+  void aChangelogSinkThatRecommitsARestoredCheckpointFailsUnderEveryRestartingFault()
+      throws Exception {
+    Map<String, RunRecord> runs =
+        run(
+            "job.variant=broken-changelog-at-least-once",
+            "--faults",
+            "task-exception:default,coordinator-failure:default,checkpoint-failure:restart-sync,"
+                + "sink-commit-failure:fail-after-swap");
+
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    for (String fault :
+        List.of(
+            "task-exception",
+            "coordinator-failure",
+            "checkpoint-failure:restart-sync",
+            "sink-commit-failure:fail-after-swap")) {
+      RunRecord faulted = runs.get(fault);
+      assertThat(faulted).as("scenario %s in %s", fault, runs.keySet()).isNotNull();
+      assertThat(faulted.summary().verdict()).as(fault).isEqualTo(Verdict.FAILED);
+      assertThat(faulted.summary().failedChecks())
+          .as("%s fails on its duplicates alone, after a clean baseline", fault)
+          .contains("event-id-audit")
+          .noneMatch(name -> name.startsWith("baseline:") || name.startsWith("recovery:"));
+      CheckResult audit = check(faulted, "event-id-audit");
+      assertThat(audit.evidence().count("duplicate_occurrence_count")).as(fault).isPositive();
+      assertThat(check(faulted, "changelog-completeness").evidence().samples())
+          .as("%s: samples naming the duplicated event ids", fault)
+          .isNotEmpty()
+          .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+    }
+  }
+
+  @Test
+  void aSourceWhoseStateIsNotRestoredFailsUnderASavepointRestoreOnly() throws Exception {
+    Map<String, RunRecord> runs =
+        run("job.variant=broken-source-not-restored", "--faults", "savepoint-restore:default");
+
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    RunRecord restored = runs.get("savepoint-restore");
+    assertThat(restored.summary().verdict()).isEqualTo(Verdict.FAILED);
+    // the restored job snapshots the table again: every key's current row read a second time
+    CheckResult completeness = check(restored, "changelog-completeness");
+    assertThat(completeness.verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(completeness.evidence().count("unexpected")).isPositive();
+    assertThat(completeness.evidence().samples()).isNotEmpty();
+  }
+
+  @Test
+  void aBinlogReaderThatNeverReconnectsFailsUnderASourceCrash() throws Exception {
+    Map<String, RunRecord> runs =
+        run(
+            "job.variant=broken-source-no-reconnect",
+            "--faults",
+            "source-crash",
+            "--catch-up-timeout",
+            "10s");
+
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    RunRecord crashed = runs.get("source-crash");
+    assertThat(crashed.summary().verdict()).isEqualTo(Verdict.FAILED);
+    assertThat(crashed.faults().get(0).evidence().status().name()).isEqualTo("FIRED");
+    CheckResult catchUp = check(crashed, "catch-up");
+    assertThat(catchUp.summary())
+        .as("names envelopes that never arrived")
+        .containsPattern("lacks the last envelope of \\d+ of \\d+ keys, e\\.g\\. \\[");
+  }
+
+  /** Runs the direct pipeline with the pipeline option and arguments given; its runs by name. */
+  private Map<String, RunRecord> run(String pipelineOption, String... arguments) throws Exception {
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                "run",
+                "--pipeline",
+                "direct",
+                "--pipeline-option",
+                pipelineOption,
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--no-report",
+                "--out",
+                out.toString()));
+    command.addAll(List.of(arguments));
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(command.toArray(String[]::new));
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    return RunRecordReader.readDirectory(out).stream()
+        .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
   }
 
   private static CheckResult check(RunRecord run, String name) {

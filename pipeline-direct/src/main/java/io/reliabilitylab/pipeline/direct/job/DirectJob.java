@@ -8,6 +8,7 @@ import io.reliabilitylab.pipeline.flink.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.source.postgres.PostgresOrdersTable;
 import java.util.Map;
 import java.util.Objects;
@@ -109,7 +110,7 @@ public final class DirectJob implements OrdersJob {
                 WatermarkStrategy.noWatermarks(),
                 name)
             : env.fromSource(cdcSource, WatermarkStrategy.noWatermarks(), name))
-        .uid(DirectJobConfig.SOURCE_UID)
+        .uid(OrdersTopology.sourceUid(DirectJobConfig.SOURCE_UID, config.settings()))
         .name(name);
   }
 
@@ -126,7 +127,9 @@ public final class DirectJob implements OrdersJob {
         .splitSize(config.splitSize())
         .startupOptions(StartupOptions.initial())
         .deserializer(new ChangeEnvelopeDeserializer())
-        .debeziumProperties(binlogClientProperties())
+        .debeziumProperties(
+            binlogClientProperties(
+                config.settings().variant() != JobVariant.BROKEN_SOURCE_NO_RECONNECT))
         .build();
   }
 
@@ -176,14 +179,15 @@ public final class DirectJob implements OrdersJob {
    * mistaken for a lost one (a client blocked longer than that by backpressure reconnects at its
    * own position, which is harmless).
    */
-  private static Properties binlogClientProperties() {
+  private static Properties binlogClientProperties(boolean keepAlive) {
     Properties properties = new Properties();
     // The reader's queue waits this long whenever it finds no record; at Debezium's 500 ms a
     // snapshot split of an empty or small table took a whole second to report itself finished
     // (two idle polls), which made up most of the job's start before its binlog reader connected.
     properties.setProperty(
         "poll.interval.ms", Long.toString(DirectJobConfig.SOURCE_POLL_INTERVAL_MS));
-    properties.setProperty("connect.keep.alive", "true");
+    // The keep-alive thread is what notices a dropped connection and reconnects.
+    properties.setProperty("connect.keep.alive", Boolean.toString(keepAlive));
     properties.setProperty(
         "connect.keep.alive.interval.ms",
         Long.toString(DirectJobConfig.BINLOG_KEEP_ALIVE_INTERVAL_MS));

@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import java.time.Duration;
@@ -93,6 +94,15 @@ public record DirectJobConfig(
           "slotName must be 1 to 63 lower-case letters, digits or _, got '" + slotName + "'");
     }
     Objects.requireNonNull(settings, "settings");
+    if (settings.variant() == JobVariant.BROKEN_SOURCE_NO_RECONNECT
+        && SourceEngine.of(source) == SourceEngine.POSTGRES) {
+      throw new IllegalArgumentException(
+          JobVariant.OPTION
+              + "="
+              + settings.variant().text()
+              + " turns off the MySQL binlog client's keep-alive; PostgreSQL's source fails its"
+              + " task on a lost connection instead (use broken-changelog-at-least-once there)");
+    }
     if (splitSize < 1) {
       throw new IllegalArgumentException("splitSize must be at least 1, got " + splitSize);
     }

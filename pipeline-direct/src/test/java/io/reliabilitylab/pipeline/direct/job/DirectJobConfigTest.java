@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.direct.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
@@ -62,6 +63,40 @@ class DirectJobConfigTest {
         .doesNotContainKey("source.server-id")
         .hasEntrySatisfying("source.connector", c -> assertThat(c).contains("pgoutput"));
     assertThat(CONFIG.effectiveConfiguration()).doesNotContainKey("source.slot");
+  }
+
+  @Test
+  void theFaultSensitiveControlsSayWhatIsBrokenAndANoReconnectOneIsRefusedOnPostgres() {
+    assertThat(
+            CONFIG.toBuilder()
+                .settings(s -> s.variant(JobVariant.BROKEN_CHANGELOG_AT_LEAST_ONCE))
+                .build()
+                .effectiveConfiguration())
+        .containsEntry("job.variant", "broken-changelog-at-least-once")
+        .hasEntrySatisfying("sink.changelog.mode", mode -> assertThat(mode).contains("BROKEN"));
+    assertThat(
+            CONFIG.toBuilder()
+                .settings(s -> s.variant(JobVariant.BROKEN_SOURCE_NOT_RESTORED))
+                .build()
+                .effectiveConfiguration())
+        .hasEntrySatisfying("source.uid", uid -> assertThat(uid).contains("BROKEN"));
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
+                    .source(
+                        new SourceEndpoint(
+                            "jdbc:postgresql://127.0.0.1:5433/lab",
+                            "127.0.0.1",
+                            5433,
+                            "lab",
+                            "orders",
+                            Credentials.of("lab_cdc", "s3cret-pw")))
+                    .settings(s -> s.variant(JobVariant.BROKEN_SOURCE_NO_RECONNECT))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("job.variant=broken-source-no-reconnect")
+        .hasMessageContaining("use broken-changelog-at-least-once there")
+        .hasMessageNotContaining("\n");
   }
 
   @Test

@@ -164,7 +164,14 @@ public record OrdersJobSettings(
             : "upsert, equality fields [order_id]");
     map.put("sink.current.uid-prefix", currentUidPrefix);
     map.put("sink.changelog.table", namespace + "." + OrdersTables.CHANGELOG);
-    map.put("sink.changelog.mode", "append");
+    map.put(
+        "sink.changelog.mode",
+        variant == JobVariant.BROKEN_CHANGELOG_AT_LEAST_ONCE
+            ? "append (BROKEN: a restored checkpoint's files committed again, unchecked)"
+            : "append");
+    if (variant == JobVariant.BROKEN_SOURCE_NOT_RESTORED) {
+      map.put("source.uid", "new on every build (BROKEN: source state never restored)");
+    }
     map.put("sink.changelog.uid-prefix", changelogUidPrefix);
     map.put("sink.format-version", "2");
     map.put("sink.partitioning", "none");

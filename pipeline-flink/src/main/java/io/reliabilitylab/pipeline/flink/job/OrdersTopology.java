@@ -13,14 +13,17 @@ import io.reliabilitylab.pipeline.flink.sink.ChangelogRowFunction;
 import io.reliabilitylab.pipeline.flink.sink.CurrentRowsFunction;
 import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
+import io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.CheckpointConfig;
@@ -98,6 +101,10 @@ public final class OrdersTopology {
       FaultChannelWatcher.linkCheckpointDirectory(
           settings.checkpointDirectory(), settings.faultChannel());
     }
+    if (settings.variant() == JobVariant.BROKEN_SOURCE_NOT_RESTORED) {
+      // The source's state, under its former uid, is dropped instead of refusing the restore.
+      configuration.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+    }
     env.configure(configuration, OrdersTopology.class.getClassLoader());
     env.setParallelism(settings.parallelism());
     env.enableCheckpointing(
@@ -147,11 +154,29 @@ public final class OrdersTopology {
     }
     current.append();
 
+    if (settings.variant() == JobVariant.BROKEN_CHANGELOG_AT_LEAST_ONCE) {
+      changelogRows(envelopes)
+          .addSink(new AtLeastOnceChangelogSink(tableLoader(settings, OrdersTables.CHANGELOG)))
+          .uid(settings.changelogUidPrefix() + "-broken-at-least-once")
+          .name("BROKEN: " + OrdersTables.CHANGELOG + " recommitted after a restore");
+      return;
+    }
     FlinkSink.forRowData(changelogRows(envelopes))
         .tableLoader(tableLoader(settings, OrdersTables.CHANGELOG))
         .uidPrefix(settings.changelogUidPrefix())
         .writeParallelism(settings.parallelism())
         .append();
+  }
+
+  /**
+   * The uid of the job's source operator: {@code stableUid}, or for {@link
+   * JobVariant#BROKEN_SOURCE_NOT_RESTORED} a new one on every build, so that no restored state maps
+   * to it.
+   */
+  public static String sourceUid(String stableUid, OrdersJobSettings settings) {
+    return settings.variant() == JobVariant.BROKEN_SOURCE_NOT_RESTORED
+        ? stableUid + "-broken-" + UUID.randomUUID()
+        : stableUid;
   }
 
   /**

@@ -21,7 +21,30 @@ public enum JobVariant {
    * update-befores are dropped: an update leaves the old row in place and a delete is lost
    * (duplicate keys, stale rows), with or without faults.
    */
-  BROKEN_CURRENT_APPEND("broken-current-append");
+  BROKEN_CURRENT_APPEND("broken-current-append"),
+  /**
+   * BROKEN: the changelog's sink commits each checkpoint's files when it completes, and after a
+   * restore commits the restored checkpoint's files again without asking the table whether they
+   * were committed ({@link io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink}):
+   * at-least-once, claiming exactly-once. Faithful without faults; after a restart the changes of
+   * the checkpoint it resumed from are in the changelog twice.
+   */
+  BROKEN_CHANGELOG_AT_LEAST_ONCE("broken-changelog-at-least-once"),
+  /**
+   * BROKEN: the source operator gets a new uid each time the job is built, and state that maps to
+   * no operator is dropped ({@code execution.savepoint.ignore-unclaimed-state}): faithful without
+   * faults and across failovers of one job; a job restored from a savepoint or retained checkpoint
+   * starts its source afresh, re-reading the table as a snapshot instead of resuming from its
+   * position. The direct pipeline's source only.
+   */
+  BROKEN_SOURCE_NOT_RESTORED("broken-source-not-restored"),
+  /**
+   * BROKEN: the binlog client's keep-alive is off, so the reader never notices a connection the
+   * network or the server dropped and never reconnects: faithful without faults; after a source
+   * crash or a reset connection the job runs on and reads nothing more. The direct pipeline on
+   * MySQL/MariaDB only.
+   */
+  BROKEN_SOURCE_NO_RECONNECT("broken-source-no-reconnect");
 
   /** The pipeline option that chooses the variant. */
   public static final String OPTION = "job.variant";
