@@ -53,6 +53,24 @@ final class ServerSessions {
     }
   }
 
+  /**
+   * Where the server's change log ends now (a binlog file and offset, a WAL LSN); empty while it
+   * does not answer or the account may not ask.
+   */
+  Optional<String> logPosition() {
+    String sql = postgres ? "SELECT pg_current_wal_lsn()::text" : "SHOW MASTER STATUS";
+    try (Connection connection = open();
+        PreparedStatement query = connection.prepareStatement(sql);
+        ResultSet rows = query.executeQuery()) {
+      if (!rows.next()) {
+        return Optional.empty();
+      }
+      return Optional.of(postgres ? rows.getString(1) : rows.getString(1) + ":" + rows.getLong(2));
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The connection id of the account's change-log reader, if one is connected. */
   Optional<Long> changeLogReader() throws SQLException {
     String sql =

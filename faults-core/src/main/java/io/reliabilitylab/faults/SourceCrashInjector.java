@@ -49,8 +49,13 @@ public final class SourceCrashInjector extends BuiltInFault {
   static final String DOWN_MS = "down-ms";
   static final long DEFAULT_DOWN_MS = 1_000;
 
-  /** How long the writes run before the kill, so that it lands mid-stream. */
-  private static final Duration WRITING_BEFORE_KILL = Duration.ofMillis(300);
+  /**
+   * How long the kill waits for the workload's writes to reach the server's change log, so that it
+   * lands mid-stream; a source that shows none by then is killed anyway, and the record says so.
+   */
+  private static final Duration WRITES_TIMEOUT = Duration.ofSeconds(5);
+
+  private static final Duration POLL = Duration.ofMillis(50);
 
   private static final Duration KILL_TIMEOUT = Duration.ofSeconds(10);
 
@@ -111,14 +116,19 @@ public final class SourceCrashInjector extends BuiltInFault {
                     server.restart();
                   }
                 });
+    Optional<String> armedAt = sessions.logPosition();
     context.signalArmed();
-    Thread.sleep(WRITING_BEFORE_KILL.toMillis());
+    Optional<String> beforeKill = awaitWrites(sessions, armedAt);
     server.kill(KILL_TIMEOUT);
     Instant killedAt = clock.instant();
     Thread.sleep(down.toMillis());
     long newPid = server.restart();
     Instant restartedAt = clock.instant();
     Map<String, String> details = new LinkedHashMap<>();
+    details.put("log_position_at_arming", armedAt.orElse("unknown"));
+    details.put("log_position_before_kill", beforeKill.orElse("unknown"));
+    details.put(
+        "writes_before_kill", Boolean.toString(armedAt.isPresent() && !armedAt.equals(beforeKill)));
     details.put("killed_at", killedAt.toString());
     details.put("restarted_at", restartedAt.toString());
     details.put("new_pid", Long.toString(newPid));
@@ -138,6 +148,21 @@ public final class SourceCrashInjector extends BuiltInFault {
         // the restarted server has no reader but the reconnected one
         .recoveryFrom(sessions.readerReconnected(null, clock))
         .build();
+  }
+
+  /**
+   * Waits until the server's change log moved past {@code armedAt} (the workload writes), up to
+   * {@link #WRITES_TIMEOUT}; returns where it ended then.
+   */
+  private static Optional<String> awaitWrites(ServerSessions sessions, Optional<String> armedAt)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + WRITES_TIMEOUT.toNanos();
+    Optional<String> now = sessions.logPosition();
+    while (armedAt.isPresent() && armedAt.equals(now) && System.nanoTime() - deadline < 0) {
+      Thread.sleep(POLL.toMillis());
+      now = sessions.logPosition();
+    }
+    return now;
   }
 
   /**
