@@ -26,6 +26,15 @@ class DirectJobConfigTest {
               s -> s.warehouse(Path.of("/srv/lab/w")).checkpointDirectory(Path.of("/srv/lab/c")))
           .build();
 
+  private static final SourceEndpoint POSTGRES =
+      new SourceEndpoint(
+          "jdbc:postgresql://127.0.0.1:5433/lab",
+          "127.0.0.1",
+          5433,
+          "lab",
+          "orders",
+          Credentials.of("lab_cdc", "s3cret-pw"));
+
   @Test
   void theDefaultsCheckpointEverySecondAndRestartWithAFixedDelay() {
     assertThat(CONFIG.settings().checkpointInterval()).isEqualTo(Duration.ofSeconds(1));
@@ -42,17 +51,7 @@ class DirectJobConfigTest {
   @Test
   void aPostgresSourceIsReadFromItsSlotAndSaysSo() {
     DirectJobConfig postgres =
-        CONFIG.toBuilder()
-            .source(
-                new SourceEndpoint(
-                    "jdbc:postgresql://127.0.0.1:5433/lab",
-                    "127.0.0.1",
-                    5433,
-                    "lab",
-                    "orders",
-                    Credentials.of("lab_cdc", "s3cret-pw")))
-            .slotName("srl_direct_1f")
-            .build();
+        CONFIG.toBuilder().source(POSTGRES).slotName("srl_direct_1f").build();
 
     assertThat(postgres.engine()).isEqualTo(SourceEngine.POSTGRES);
     assertThat(CONFIG.engine()).isEqualTo(SourceEngine.MYSQL);
@@ -83,14 +82,7 @@ class DirectJobConfigTest {
     assertThatThrownBy(
             () ->
                 CONFIG.toBuilder()
-                    .source(
-                        new SourceEndpoint(
-                            "jdbc:postgresql://127.0.0.1:5433/lab",
-                            "127.0.0.1",
-                            5433,
-                            "lab",
-                            "orders",
-                            Credentials.of("lab_cdc", "s3cret-pw")))
+                    .source(POSTGRES)
                     .settings(s -> s.variant(JobVariant.BROKEN_SOURCE_NO_RECONNECT))
                     .build())
         .isInstanceOf(IllegalArgumentException.class)

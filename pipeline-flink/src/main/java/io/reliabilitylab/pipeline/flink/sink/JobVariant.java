@@ -23,11 +23,12 @@ public enum JobVariant {
    */
   BROKEN_CURRENT_APPEND("broken-current-append"),
   /**
-   * BROKEN: the changelog's sink commits each checkpoint's files when it completes, and after a
-   * restore commits the restored checkpoint's files again without asking the table whether they
-   * were committed ({@link io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink}):
-   * at-least-once, claiming exactly-once. Faithful without faults; after a restart the changes of
-   * the checkpoint it resumed from are in the changelog twice.
+   * BROKEN: the changelog's sink commits each checkpoint's files when it completes, keeps the last
+   * committed checkpoint's files in its state, and after a restore commits everything its state
+   * holds without asking the table what it has ({@link
+   * io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink}): at-least-once,
+   * claiming exactly-once. Faithful without faults; after a restart while changes flow, changes
+   * committed before the failure are in the changelog twice.
    */
   BROKEN_CHANGELOG_AT_LEAST_ONCE("broken-changelog-at-least-once"),
   /**
