@@ -36,7 +36,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * {@code jobmanager-failover}: the leading JobManager's process is killed with SIGKILL; the standby
  * wins the ZooKeeper election and recovers the job from the HA storage; the killed process is then
- * started again and rejoins as the new standby.
+ * started again and rejoins as the new standby. The kill waits (up to 10 s) until two checkpoints
+ * taken while the scenario's writes flow have completed, so that the failover restores a job that
+ * was committing changes.
  *
  * <p>Parameter: {@code rejoin} = {@code true} (default) or {@code false} (leave the killed
  * JobManager down; the cluster then has no standby for the rest of the run).
@@ -61,6 +63,12 @@ public final class JobManagerFailoverInjector extends BuiltInFault {
           + " not shown";
 
   private static final Duration POLL = Duration.ofMillis(100);
+
+  /** How many checkpoints of the scenario's writes complete before the kill. */
+  private static final int CHECKPOINTS_DURING_WRITES = 2;
+
+  /** How long the kill waits for them; a job that takes none by then is killed anyway. */
+  private static final Duration WRITES_WAIT = Duration.ofSeconds(10);
 
   @Override
   public String name() {
@@ -110,8 +118,16 @@ public final class JobManagerFailoverInjector extends BuiltInFault {
               + "' has no live standby JobManager to take over from "
               + old.id());
     }
+    // the leader dies while the job commits the scenario's changes: the writes begin now, and the
+    // kill waits for checkpoints taken while they flow (a failover on an idle job restores nothing)
+    Instant writesFrom = context.clock().instant();
+    context.signalArmed();
+    List<CheckpointInfo> during = awaitCheckpointsDuringWrites(view, writesFrom);
     Observation baseline = view.observe();
     Map<String, String> details = new LinkedHashMap<>();
+    details.put(
+        "checkpoints_during_writes_before_kill",
+        String.join(",", during.stream().map(c -> Long.toString(c.id())).toList()));
     details.put("old_leader", old.id());
     details.put("old_leader_pid", Long.toString(old.pid()));
     details.put("old_leader_rest", old.restAddress());
@@ -179,6 +195,26 @@ public final class JobManagerFailoverInjector extends BuiltInFault {
               }
             })
         .build();
+  }
+
+  /**
+   * Waits until {@value #CHECKPOINTS_DURING_WRITES} checkpoints triggered after {@code writesFrom}
+   * completed, up to {@link #WRITES_WAIT}; returns those that did.
+   */
+  private static List<CheckpointInfo> awaitCheckpointsDuringWrites(
+      PipelineView view, Instant writesFrom) throws Exception {
+    long deadline = System.nanoTime() + WRITES_WAIT.toNanos();
+    while (true) {
+      List<CheckpointInfo> completed =
+          view.observe().checkpoints().stream()
+              .filter(c -> !c.savepoint() && "COMPLETED".equals(c.status()))
+              .filter(c -> c.triggeredAt().isAfter(writesFrom))
+              .toList();
+      if (completed.size() >= CHECKPOINTS_DURING_WRITES || System.nanoTime() - deadline > 0) {
+        return completed;
+      }
+      Thread.sleep(POLL.toMillis());
+    }
   }
 
   /**
