@@ -421,6 +421,15 @@ final class BrokerPipeline extends FlinkPipeline
     return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_DROPPED);
   }
 
+  @Override
+  public long seenReplays() throws Exception {
+    RestFlinkCluster rest = restCluster();
+    if (rest == null) {
+      throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
+    }
+    return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_SEEN);
+  }
+
   /**
    * The Debezium engine as {@link SourceConnectorControl} (its stop and start are not the
    * broker's).

@@ -12,13 +12,18 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The linkage check's negative control on the real pipeline: a Kafka source that never commits its
- * offsets leaves them unconsumed as far as the group shows, while the tables are complete. Only the
- * linkage check may fail, naming the lag.
+ * Negative controls on the real broker pipeline. The linkage check's: a Kafka source that never
+ * commits its offsets leaves them unconsumed as far as the group shows, while the tables are
+ * complete; only the linkage check may fail, naming the lag. The duplicate-redelivery class's: a
+ * replay deduplication that drops only repeats of a key's last position passes its baseline, and
+ * under a redelivery lets older changes through, which the upsert sink applies over newer ones.
  */
 class BrokerNegativeControlIT {
 
@@ -65,5 +70,57 @@ class BrokerNegativeControlIT {
             .orElseThrow();
     assertThat(linkage.evidence().count("total_final_lag")).isPositive();
     assertThat(run.summary().snapshotDiffCount()).isZero();
+  }
+
+  @Test
+  void aDedupComparingPositionsByEqualityFailsUnderARedeliveryOnly() throws Exception {
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "broker",
+                "--faults",
+                "duplicate-redelivery",
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--pipeline-option",
+                "job.variant=broken-dedup-last-only",
+                "--no-report",
+                "--out",
+                out.toString());
+
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    RunRecord redelivered = runs.get("duplicate-redelivery");
+    assertThat(redelivered.effectiveConfiguration().get("dedup")).contains("BROKEN");
+    Map<String, String> fault = redelivered.faults().get(0).evidence().details();
+    assertThat(Long.parseLong(fault.get("seen_replays")))
+        .as("the redelivery reached the job")
+        .isGreaterThanOrEqualTo(Long.parseLong(fault.get("republished")));
+    assertThat(Long.parseLong(fault.get("dropped_replays")))
+        .as("and the dedup let some through")
+        .isLessThan(Long.parseLong(fault.get("seen_replays")));
+    assertThat(redelivered.summary().failedChecks())
+        .contains("snapshot-diff", "event-id-audit")
+        .noneMatch(name -> name.startsWith("baseline:"));
+    CheckResult diff =
+        redelivered.checks().stream()
+            .filter(check -> check.check().equals("snapshot-diff"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(diff.evidence().samples())
+        .as("keys whose newer image an older replay overwrote")
+        .isNotEmpty()
+        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("order_id="));
   }
 }

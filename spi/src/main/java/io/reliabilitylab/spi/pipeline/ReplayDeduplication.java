@@ -13,4 +13,13 @@ public interface ReplayDeduplication extends PipelineCapability {
    * operator counters when the job restarts).
    */
   long droppedReplays() throws Exception;
+
+  /**
+   * How many events the deduplication recognized as replays in the job's current run, whether it
+   * dropped them or not: what shows that a redelivery reached the job. A deduplication that counts
+   * only what it drops answers {@link #droppedReplays()}.
+   */
+  default long seenReplays() throws Exception {
+    return droppedReplays();
+  }
 }

@@ -105,6 +105,7 @@ public final class SimulatedBroker {
   private long consumed; // the job's position in the topic
   private long committedOffset;
   private long droppedReplays;
+  private long seenReplays;
   private long replaysRead;
   long connectorStarts;
   @Nullable Corruption armed;
@@ -116,6 +117,7 @@ public final class SimulatedBroker {
   private boolean failJobOnPoison;
   boolean repairFails;
   private boolean dedupPassesEveryOtherReplay;
+  private boolean dedupCountsNothing;
   private boolean failJobOnReplay;
   private boolean answersWhileDown;
   boolean rewindFails;
@@ -193,6 +195,17 @@ public final class SimulatedBroker {
       repairFails = true;
       return this;
     }
+  }
+
+  /**
+   * The job's dedup counts nothing: a deduplication without counters, or one the redelivered
+   * records never reach.
+   */
+  public SimulatedBroker dedupCountsNothing() {
+    synchronized (pipeline) {
+      dedupCountsNothing = true;
+    }
+    return this;
   }
 
   /** The dedup lets every other replay through instead of dropping it. */
@@ -335,6 +348,7 @@ public final class SimulatedBroker {
       }
       long eventId = record.position();
       if (!seen.add(eventId)) {
+        seenReplays++;
         if (failJobOnReplay) {
           failJobOnReplay = false;
           pipeline.failJob(
@@ -386,6 +400,7 @@ public final class SimulatedBroker {
   /** The job failed: Flink resets operator counters when the job restarts. */
   void jobRestarted() {
     droppedReplays = 0;
+    seenReplays = 0;
   }
 
   /** The job's sinks committed a checkpoint: the events passed on so far are in that snapshot. */
@@ -497,7 +512,14 @@ public final class SimulatedBroker {
     @Override
     public long droppedReplays() {
       synchronized (pipeline) {
-        return droppedReplays;
+        return dedupCountsNothing ? 0 : droppedReplays;
+      }
+    }
+
+    @Override
+    public long seenReplays() {
+      synchronized (pipeline) {
+        return dedupCountsNothing ? 0 : seenReplays;
       }
     }
   }

@@ -7,6 +7,7 @@ import io.reliabilitylab.pipeline.flink.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -99,6 +100,10 @@ public final class BrokerJob implements OrdersJob {
         .sinkTo(DeadLetterSink.create(config.bootstrapServers(), config.deadLetterTopic()))
         .uid(DeadLetterSink.UID)
         .name("dead letters -> " + config.deadLetterTopic());
-    OrdersTopology.sinkTo(ReplayDeduplicator.dedup(changes, config.dedupTtl()), settings());
+    OrdersTopology.sinkTo(
+        settings().variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY
+            ? ReplayDeduplicator.dedupBroken(changes, config.dedupTtl())
+            : ReplayDeduplicator.dedup(changes, config.dedupTtl()),
+        settings());
   }
 }

@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.broker.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -110,7 +111,12 @@ public record BrokerJobConfig(
     map.put("kafka.dlq-sink", "KafkaSink AT_LEAST_ONCE (exactly-once needs kafka-clients 3.x)");
     map.put("kafka.client-properties", clientProperties.isEmpty() ? "none" : "set (not shown)");
     map.put("wire.format", "Debezium JSON envelope without schema, key {\"order_id\":N}");
-    map.put("dedup", "keyed by order_id, drops positions <= last (binlog file, pos, row)");
+    map.put(
+        "dedup",
+        settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY
+            ? "keyed by order_id, drops only a repeat of the last position (BROKEN: older"
+                + " redeliveries pass)"
+            : "keyed by order_id, drops positions <= last (binlog file, pos, row)");
     map.put("dedup.state-ttl", dedupTtl.toString());
     map.putAll(settings.effectiveConfiguration());
     return map;

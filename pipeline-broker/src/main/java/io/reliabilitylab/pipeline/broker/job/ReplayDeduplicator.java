@@ -25,7 +25,11 @@ import org.slf4j.LoggerFactory;
  * Drops replayed changes: keyed by {@code order_id}, it remembers the {@link BinlogPosition} of the
  * last change it forwarded for the key and drops any change at or before it — a Debezium restart
  * from an older offset, or a redelivery, sends changes again with their original positions. Counts
- * {@value #REPLAYS_DROPPED} and {@value #FORWARDED}.
+ * {@value #REPLAYS_SEEN} (changes at or before the key's last position), {@value #REPLAYS_DROPPED}
+ * and {@value #FORWARDED}.
+ *
+ * <p>The broken variant ({@link #dedupBroken}, a negative control) drops a change only when it
+ * repeats the key's last position: a redelivery of older changes of a key passes through.
  *
  * <p>The remembered position expires {@code ttl} after it was written (default {@link
  * #DEFAULT_TTL}); a replay that arrives later than that for a key that did not change meanwhile is
@@ -42,6 +46,9 @@ public final class ReplayDeduplicator
 
   /** The counter of changes dropped as replays. */
   public static final String REPLAYS_DROPPED = "replaysDropped";
+
+  /** The counter of changes at or before their key's last forwarded position, dropped or not. */
+  public static final String REPLAYS_SEEN = "replaysSeen";
 
   /** The counter of changes forwarded. */
   public static final String FORWARDED = "forwarded";
@@ -61,7 +68,9 @@ public final class ReplayDeduplicator
       TypeInformation.of(ChangeEnvelope.class);
 
   private final Duration ttl;
+  private final boolean broken;
   private transient ValueState<BinlogPosition> lastForwarded;
+  private transient Counter replaysSeen;
   private transient Counter replaysDropped;
   private transient Counter forwarded;
 
@@ -72,11 +81,16 @@ public final class ReplayDeduplicator
 
   /** A deduplicator that keeps each key's position for {@code ttl} after it was written. */
   public ReplayDeduplicator(Duration ttl) {
+    this(ttl, false);
+  }
+
+  private ReplayDeduplicator(Duration ttl, boolean broken) {
     Objects.requireNonNull(ttl, "ttl");
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive, got " + ttl);
     }
     this.ttl = ttl;
+    this.broken = broken;
   }
 
   /** Keys changes by {@code order_id} (a delete's before image, else the after image). */
@@ -96,6 +110,23 @@ public final class ReplayDeduplicator
         .name("replay dedup");
   }
 
+  /**
+   * BROKEN on purpose, a negative control: as {@link #dedup}, but the deduplicator drops a change
+   * only when it repeats its key's last forwarded position, so that a redelivery of older changes
+   * passes through (a comparison by equality where an order was needed). Without redeliveries it
+   * forwards what the faithful one does.
+   */
+  public static SingleOutputStreamOperator<ChangeEnvelope> dedupBroken(
+      DataStream<ChangeEnvelope> changes, Duration ttl) {
+    Objects.requireNonNull(changes, "changes");
+    return changes
+        .keyBy(byOrderId(), Types.LONG)
+        .process(new ReplayDeduplicator(ttl, true))
+        .returns(ENVELOPES)
+        .uid(UID)
+        .name("BROKEN: replay dedup drops only repeats of the last position");
+  }
+
   /** The keyed state's descriptor, with its time-to-live. */
   ValueStateDescriptor<BinlogPosition> stateDescriptor() {
     ValueStateDescriptor<BinlogPosition> descriptor =
@@ -111,6 +142,7 @@ public final class ReplayDeduplicator
   @Override
   public void open(OpenContext openContext) {
     lastForwarded = getRuntimeContext().getState(stateDescriptor());
+    replaysSeen = getRuntimeContext().getMetricGroup().counter(REPLAYS_SEEN);
     replaysDropped = getRuntimeContext().getMetricGroup().counter(REPLAYS_DROPPED);
     forwarded = getRuntimeContext().getMetricGroup().counter(FORWARDED);
   }
@@ -123,7 +155,11 @@ public final class ReplayDeduplicator
       throws Exception {
     BinlogPosition position = BinlogPosition.of(envelope);
     BinlogPosition last = lastForwarded.value();
-    if (last != null && position.compareTo(last) <= 0) {
+    boolean replay = last != null && position.compareTo(last) <= 0;
+    if (replay) {
+      replaysSeen.inc();
+    }
+    if (broken ? position.equals(last) : replay) {
       replaysDropped.inc();
       LOG.debug(
           "Dropped a replayed '{}' of order {} at {} (last forwarded {})",
@@ -133,7 +169,10 @@ public final class ReplayDeduplicator
           last);
       return;
     }
-    lastForwarded.update(position);
+    if (!replay) {
+      // the broken one forwards older replays but keeps the newest position
+      lastForwarded.update(position);
+    }
     forwarded.inc();
     out.collect(envelope);
   }

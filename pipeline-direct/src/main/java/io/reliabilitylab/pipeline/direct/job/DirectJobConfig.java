@@ -103,6 +103,14 @@ public record DirectJobConfig(
               + " turns off the MySQL binlog client's keep-alive; PostgreSQL's source fails its"
               + " task on a lost connection instead (use broken-changelog-at-least-once there)");
     }
+    if (settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY) {
+      throw new IllegalArgumentException(
+          JobVariant.OPTION
+              + "="
+              + settings.variant().text()
+              + " breaks the broker pipeline's replay deduplication, which the direct pipeline"
+              + " does not have; run it with --pipeline broker");
+    }
     if (splitSize < 1) {
       throw new IllegalArgumentException("splitSize must be at least 1, got " + splitSize);
     }

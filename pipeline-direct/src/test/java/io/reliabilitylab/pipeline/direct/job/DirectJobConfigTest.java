@@ -89,6 +89,13 @@ class DirectJobConfigTest {
         .hasMessageContaining("job.variant=broken-source-no-reconnect")
         .hasMessageContaining("use broken-changelog-at-least-once there")
         .hasMessageNotContaining("\n");
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
+                    .settings(s -> s.variant(JobVariant.BROKEN_DEDUP_LAST_ONLY))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("run it with --pipeline broker");
   }
 
   @Test

@@ -45,7 +45,13 @@ public enum JobVariant {
    * crash or a reset connection the job runs on and reads nothing more. The direct pipeline on
    * MySQL/MariaDB only.
    */
-  BROKEN_SOURCE_NO_RECONNECT("broken-source-no-reconnect");
+  BROKEN_SOURCE_NO_RECONNECT("broken-source-no-reconnect"),
+  /**
+   * BROKEN: the broker job's replay deduplication drops a change only when it repeats its key's
+   * last forwarded position (equality where an order was needed): faithful without redeliveries;
+   * when the connector delivers older changes again they pass through. The broker pipeline only.
+   */
+  BROKEN_DEDUP_LAST_ONLY("broken-dedup-last-only");
 
   /** The pipeline option that chooses the variant. */
   public static final String OPTION = "job.variant";
