@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -84,6 +85,32 @@ class BrokerJobPartsTest {
     assertThat(CountersReporter.sum(QuarantineRouter.QUARANTINED)).isEqualTo(1);
     assertThat(CountersReporter.sum(ReplayDeduplicator.FORWARDED)).isEqualTo(6);
     assertThat(CountersReporter.sum(ReplayDeduplicator.REPLAYS_DROPPED)).isEqualTo(5);
+    assertThat(CountersReporter.sum(ReplayDeduplicator.REPLAYS_SEEN)).isEqualTo(5);
+  }
+
+  @Test
+  void theBrokenDedupDropsOnlyARepeatOfTheLastPositionAndCountsEveryReplayItSees()
+      throws Exception {
+    ChangeEnvelope insert = change("c", 1, "mysql-bin.000009", 100, 0);
+    ChangeEnvelope update = change("u", 1, "mysql-bin.000009", 200, 0);
+    ChangeEnvelope later = change("u", 1, "mysql-bin.000009", 300, 0);
+    // a redelivery of the key's three changes: only the repeat of the last one is dropped
+    List<ChangeEnvelope> input = List.of(insert, update, later, insert, update, later);
+
+    Configuration configuration = new Configuration();
+    CountersReporter.enable(configuration);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(1, configuration);
+    DataStream<ChangeEnvelope> changes =
+        env.fromData(
+            TypeInformation.of(ChangeEnvelope.class), input.toArray(ChangeEnvelope[]::new));
+    CloseableIterator<ChangeEnvelope> passed =
+        ReplayDeduplicator.dedupBroken(changes, Duration.ofMinutes(5)).collectAsync();
+    env.execute("broken deduplicator");
+
+    assertThat(drain(passed)).containsExactly(insert, update, later, insert, update);
+    assertThat(CountersReporter.sum(ReplayDeduplicator.REPLAYS_SEEN)).isEqualTo(3);
+    assertThat(CountersReporter.sum(ReplayDeduplicator.REPLAYS_DROPPED)).isEqualTo(1);
   }
 
   static <T> List<T> drain(CloseableIterator<T> iterator) throws Exception {
