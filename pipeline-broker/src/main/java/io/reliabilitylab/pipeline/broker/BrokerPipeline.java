@@ -414,20 +414,20 @@ final class BrokerPipeline extends FlinkPipeline
 
   @Override
   public long droppedReplays() throws Exception {
-    RestFlinkCluster rest = restCluster();
-    if (rest == null) {
-      throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
-    }
-    return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_DROPPED);
+    return dedupCounter(ReplayDeduplicator.REPLAYS_DROPPED);
   }
 
   @Override
   public long seenReplays() throws Exception {
+    return dedupCounter(ReplayDeduplicator.REPLAYS_SEEN);
+  }
+
+  private long dedupCounter(String metric) throws Exception {
     RestFlinkCluster rest = restCluster();
     if (rest == null) {
       throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
     }
-    return rest.operatorMetricSum(currentJobId(), ReplayDeduplicator.REPLAYS_SEEN);
+    return rest.operatorMetricSum(currentJobId(), metric);
   }
 
   /**

@@ -96,20 +96,16 @@ public record DirectJobConfig(
     Objects.requireNonNull(settings, "settings");
     if (settings.variant() == JobVariant.BROKEN_SOURCE_NO_RECONNECT
         && SourceEngine.of(source) == SourceEngine.POSTGRES) {
-      throw new IllegalArgumentException(
-          JobVariant.OPTION
-              + "="
-              + settings.variant().text()
-              + " turns off the MySQL binlog client's keep-alive; PostgreSQL's source fails its"
-              + " task on a lost connection instead (use broken-changelog-at-least-once there)");
+      throw refused(
+          settings.variant(),
+          " turns off the MySQL binlog client's keep-alive; PostgreSQL's source fails its task on"
+              + " a lost connection instead (use broken-changelog-at-least-once there)");
     }
     if (settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY) {
-      throw new IllegalArgumentException(
-          JobVariant.OPTION
-              + "="
-              + settings.variant().text()
-              + " breaks the broker pipeline's replay deduplication, which the direct pipeline"
-              + " does not have; run it with --pipeline broker");
+      throw refused(
+          settings.variant(),
+          " breaks the broker pipeline's replay deduplication, which the direct pipeline does not"
+              + " have; run it with --pipeline broker");
     }
     if (splitSize < 1) {
       throw new IllegalArgumentException("splitSize must be at least 1, got " + splitSize);
@@ -118,6 +114,10 @@ public record DirectJobConfig(
       throw new IllegalArgumentException(
           "serverIdRange must be a number or a range like 5400-5409, got '" + serverIdRange + "'");
     }
+  }
+
+  private static IllegalArgumentException refused(JobVariant variant, String why) {
+    return new IllegalArgumentException(JobVariant.OPTION + "=" + variant.text() + why);
   }
 
   /** Which database the job captures, from the source's JDBC URL. */
