@@ -25,7 +25,8 @@ class ServiceRegistrationTest {
             NoDuplicateKeysCheck.NAME,
             CurrentChangelogConsistencyCheck.NAME,
             OffsetCheckpointSnapshotLinkageCheck.NAME,
-            DlqIntegrityCheck.NAME)
+            DlqIntegrityCheck.NAME,
+            ReaderViewCheck.NAME)
         .allMatch(Named::isValidName)
         .doesNotHaveDuplicates();
   }

@@ -9,9 +9,11 @@ import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.Column;
 import io.reliabilitylab.spi.data.ColumnType;
 import io.reliabilitylab.spi.data.KeyRangeDigests;
+import io.reliabilitylab.spi.data.KeyShard;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.SourcePosition;
+import io.reliabilitylab.spi.data.TableHistory;
 import io.reliabilitylab.spi.data.TableSchema;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import java.io.IOException;
@@ -154,6 +156,19 @@ public final class IcebergTableReader {
       public Optional<KeyRangeDigests> keyRangeDigests() {
         return IcebergDigests.open(table, snapshotId, schema);
       }
+
+      @Override
+      public Optional<TableHistory<Row>> history(KeyShard shard) {
+        return Optional.of(
+            new IcebergHistory<>(
+                table,
+                snapshotId,
+                table.schema().select(names),
+                RecordRows.of(schema),
+                Row::key,
+                schema.keyColumns(),
+                shard));
+      }
     };
   }
 
@@ -269,7 +284,16 @@ public final class IcebergTableReader {
     return changelogOf(
         image,
         "iceberg " + table.name() + " @ snapshot " + snapshotId,
-        () -> IcebergGenerics.read(table).useSnapshot(snapshotId).build());
+        () -> IcebergGenerics.read(table).useSnapshot(snapshotId).build(),
+        shard ->
+            new IcebergHistory<>(
+                table,
+                snapshotId,
+                table.schema(),
+                record -> changeEvent(image, record),
+                ChangeEvent::key,
+                image.keyColumns(),
+                shard));
   }
 
   /**
@@ -349,11 +373,15 @@ public final class IcebergTableReader {
         () ->
             fromExclusive == null
                 ? IcebergGenerics.read(table).useSnapshot(toInclusive).build()
-                : IcebergGenerics.read(table).appendsBetween(fromExclusive, toInclusive).build());
+                : IcebergGenerics.read(table).appendsBetween(fromExclusive, toInclusive).build(),
+        null);
   }
 
   private static Changelog changelogOf(
-      TableSchema schema, String description, Supplier<CloseableIterable<Record>> scan) {
+      TableSchema schema,
+      String description,
+      Supplier<CloseableIterable<Record>> scan,
+      @Nullable Function<KeyShard, TableHistory<ChangeEvent>> history) {
     return new Changelog() {
       @Override
       public TableSchema schema() {
@@ -368,6 +396,11 @@ public final class IcebergTableReader {
       @Override
       public CloseableIterator<ChangeEvent> open() {
         return iterate(scan, record -> changeEvent(schema, record));
+      }
+
+      @Override
+      public Optional<TableHistory<ChangeEvent>> history(KeyShard shard) {
+        return history == null ? Optional.empty() : Optional.of(history.apply(shard));
       }
     };
   }

@@ -6,8 +6,10 @@ import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.CloseableIterator;
 import io.reliabilitylab.spi.data.KeyRangeDigests;
+import io.reliabilitylab.spi.data.KeyShard;
 import io.reliabilitylab.spi.data.Row;
 import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.TableHistory;
 import io.reliabilitylab.spi.data.TableSchema;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -73,6 +75,11 @@ public final class ReadOnce<T> {
       public Optional<KeyRangeDigests> keyRangeDigests() {
         return rows.keyRangeDigests();
       }
+
+      @Override
+      public Optional<TableHistory<Row>> history(KeyShard shard) {
+        return rows.history(shard);
+      }
     };
   }
 
@@ -94,6 +101,11 @@ public final class ReadOnce<T> {
       @Override
       public CloseableIterator<ChangeEvent> open() {
         return once.open();
+      }
+
+      @Override
+      public Optional<TableHistory<ChangeEvent>> history(KeyShard shard) {
+        return changelog.history(shard);
       }
     };
   }

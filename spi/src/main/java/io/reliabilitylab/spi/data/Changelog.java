@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.data;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import java.util.List;
+import java.util.Optional;
 import org.apiguardian.api.API;
 
 /**
@@ -20,6 +21,14 @@ public interface Changelog {
 
   /** Reads the events; the caller closes the iterator. */
   CloseableIterator<ChangeEvent> open();
+
+  /**
+   * Opens the commits that appended this changelog's envelopes, for the keys of {@code shard}, when
+   * its store keeps them; empty otherwise. The caller closes the history.
+   */
+  default Optional<TableHistory<ChangeEvent>> history(KeyShard shard) {
+    return Optional.empty();
+  }
 
   /** An in-memory changelog. */
   static Changelog of(TableSchema schema, String description, List<ChangeEvent> events) {

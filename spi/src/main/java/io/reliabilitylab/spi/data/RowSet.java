@@ -31,6 +31,14 @@ public interface RowSet {
     return Optional.empty();
   }
 
+  /**
+   * Opens the commits that led to this set's state, for the keys of {@code shard}, when its store
+   * keeps them; empty otherwise. The caller closes the history.
+   */
+  default Optional<TableHistory<Row>> history(KeyShard shard) {
+    return Optional.empty();
+  }
+
   /** An in-memory row set. */
   static RowSet of(TableSchema schema, String description, List<Row> rows) {
     List<Row> copy = List.copyOf(rows);

@@ -1,0 +1,202 @@
+package io.reliabilitylab.checks;
+
+import static org.apiguardian.api.API.Status.EXPERIMENTAL;
+
+import com.google.auto.service.AutoService;
+import io.reliabilitylab.spi.check.CheckContext;
+import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.Evidence;
+import io.reliabilitylab.spi.check.ReconciliationCheck;
+import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.data.Changelog;
+import io.reliabilitylab.spi.data.CloseableIterator;
+import io.reliabilitylab.spi.data.DeliverySemantics;
+import io.reliabilitylab.spi.data.KeyShard;
+import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.spi.data.RowKey;
+import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.TableCommit;
+import io.reliabilitylab.spi.data.TableHistory;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apiguardian.api.API;
+
+/**
+ * Judges every committed state of the sink tables, not only the last: what any reader of a table
+ * saw between two commits must have existed in the source.
+ *
+ * <p><b>Compares</b> the {@linkplain RowSet#history history} of {@link
+ * CheckContext#actualCurrent()} and of {@link CheckContext#actualChangelog()} (each commit's own
+ * files, read incrementally) with {@link CheckContext#expectedChangelog()}, the source's changes,
+ * key by key. For each key the source passed through states: absent, then its row after each
+ * change. After every commit, each key the commit touched must show one of those states, no older
+ * than the one it showed before: a row the source never held ({@code phantom}), a key shown twice
+ * ({@code duplicate_key}), a live row gone and back ({@code vanished}), a deleted key back ({@code
+ * resurrected}) or an older version after a newer one ({@code rolled_back}) each fail. In the
+ * changelog, the envelopes visible for a key must be a prefix of its changes (from its snapshot
+ * read, if it has one): an envelope visible before one it follows is a {@code gap}, one the source
+ * never wrote is {@code unknown_envelope}, one visible twice a {@code duplicate_envelope}, one that
+ * disappears is {@code retracted}.
+ *
+ * <p>Per key, not per transaction: the reference pipelines do not promise transaction atomicity (a
+ * Flink checkpoint may fall inside a source transaction, and a broker keeps order per partition
+ * only), so a commit that shows part of a transaction passes when each key's state is one the
+ * source held. Evidence names the commit (snapshot, checkpoint), the key, the state shown and the
+ * source change (event id and position, whose offset is the source transaction) it matched or
+ * followed.
+ *
+ * <p><b>Passes</b> iff no commit showed such a state. Under {@link DeliverySemantics#AT_LEAST_ONCE}
+ * a replay may show older states again: {@code vanished}, {@code resurrected}, {@code rolled_back}
+ * and {@code duplicate_envelope} are counted as {@code tolerated} and do not fail.
+ *
+ * <p><b>Bounded memory</b>: when the source's changes exceed {@link
+ * CheckContext#maxRowsInMemory()}, keys are judged in {@linkplain KeyShard shards}, each reading
+ * the history again.
+ *
+ * <p><b>Inconclusive</b> when the expected changelog is absent, when neither sink table offers its
+ * history (a store that keeps no commits), or when reading one fails.
+ */
+@API(status = EXPERIMENTAL)
+@AutoService(ReconciliationCheck.class)
+public final class ReaderViewCheck implements ReconciliationCheck {
+
+  /** The name this check is selected by. */
+  public static final String NAME = "reader-view";
+
+  public ReaderViewCheck() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Judges every committed snapshot of the current and changelog tables, key by key: each"
+        + " shows a state the source held, never an older one (no transient loss, resurrection or"
+        + " gap)";
+  }
+
+  @Override
+  public CheckResult check(CheckContext context) {
+    Objects.requireNonNull(context, "context");
+    if (context.expectedChangelog().isEmpty()) {
+      return CheckResult.missingInput(NAME, "the source's changes (expectedChangelog)");
+    }
+    Changelog expected = context.expectedChangelog().get();
+    Optional<RowSet> current = context.actualCurrent();
+    Optional<Changelog> changelog = context.actualChangelog();
+    if (current.isPresent()) {
+      Optional<String> incomparable =
+          Inputs.incomparable(expected.schema(), current.get().schema());
+      if (incomparable.isPresent()) {
+        return Outcomes.incomparable(NAME, incomparable.get());
+      }
+    }
+    try {
+      return judge(context, expected, current, changelog);
+    } catch (RuntimeException e) {
+      return Outcomes.unreadable(NAME, e);
+    }
+  }
+
+  private static CheckResult judge(
+      CheckContext context,
+      Changelog expected,
+      Optional<RowSet> current,
+      Optional<Changelog> changelog) {
+    boolean tolerant = context.semantics() == DeliverySemantics.AT_LEAST_ONCE;
+    Evidence.Builder evidence = Evidence.builder(context.sampleLimit());
+    Outcomes.checkpointFact(context, evidence);
+    ReaderViewJudge judge = new ReaderViewJudge(tolerant, evidence);
+    long changes = count(expected);
+    int shards = (int) Math.max(1, Math.min(1024, (changes - 1) / context.maxRowsInMemory() + 1));
+    boolean currentJudged = false;
+    boolean changelogJudged = false;
+    for (int index = 0; index < shards; index++) {
+      KeyShard shard = new KeyShard(shards, index);
+      Map<RowKey, KeyTimeline> timelines = timelines(expected, shard);
+      if (current.isPresent()) {
+        Optional<TableHistory<Row>> history = current.get().history(shard);
+        if (history.isPresent()) {
+          currentJudged = true;
+          try (TableHistory<Row> commits = history.get()) {
+            evidence.fact("current_history_start", commits.start());
+            ReaderViewJudge.CurrentTable table = judge.currentTable(timelines);
+            for (Optional<TableCommit<Row>> commit = commits.next();
+                commit.isPresent();
+                commit = commits.next()) {
+              table.apply(commit.get(), index == 0);
+            }
+          }
+        }
+      }
+      if (changelog.isPresent()) {
+        Optional<TableHistory<ChangeEvent>> history = changelog.get().history(shard);
+        if (history.isPresent()) {
+          changelogJudged = true;
+          try (TableHistory<ChangeEvent> commits = history.get()) {
+            evidence.fact("changelog_history_start", commits.start());
+            ReaderViewJudge.ChangelogTable table = judge.changelogTable(timelines);
+            for (Optional<TableCommit<ChangeEvent>> commit = commits.next();
+                commit.isPresent();
+                commit = commits.next()) {
+              table.apply(commit.get(), index == 0);
+            }
+          }
+        }
+      }
+    }
+    if (!currentJudged && !changelogJudged) {
+      return CheckResult.inconclusive(
+          NAME,
+          "inconclusive: neither sink table offers its commit history (a store that keeps no"
+              + " snapshots cannot show what readers saw between commits)",
+          evidence.fact("error", "no history").build());
+    }
+    evidence
+        .count("source_changes", changes)
+        .count("key_shards", shards)
+        .fact("current", current.map(RowSet::description).orElse("absent"))
+        .fact("changelog", changelog.map(Changelog::description).orElse("absent"))
+        .fact("judged", judgedTables(currentJudged, changelogJudged))
+        .fact("semantics", context.semantics().name());
+    return judge.verdict(NAME, evidence);
+  }
+
+  private static String judgedTables(boolean current, boolean changelog) {
+    if (current && changelog) {
+      return "current and changelog";
+    }
+    return current ? "current only (the changelog keeps no history)" : "changelog only";
+  }
+
+  private static long count(Changelog expected) {
+    long count = 0;
+    try (CloseableIterator<ChangeEvent> events =
+        Inputs.guarded(expected.description(), expected::open)) {
+      while (events.hasNext()) {
+        events.next();
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private static Map<RowKey, KeyTimeline> timelines(Changelog expected, KeyShard shard) {
+    Map<RowKey, KeyTimeline> timelines = new HashMap<>();
+    try (CloseableIterator<ChangeEvent> events =
+        Inputs.guarded(expected.description(), expected::open)) {
+      while (events.hasNext()) {
+        ChangeEvent event = events.next();
+        if (shard.contains(event.key())) {
+          timelines.computeIfAbsent(event.key(), key -> new KeyTimeline()).add(event);
+        }
+      }
+    }
+    timelines.values().forEach(KeyTimeline::seal);
+    return timelines;
+  }
+}

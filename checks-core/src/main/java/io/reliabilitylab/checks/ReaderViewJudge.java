@@ -1,0 +1,333 @@
+package io.reliabilitylab.checks;
+
+import io.reliabilitylab.spi.check.CheckResult;
+import io.reliabilitylab.spi.check.Evidence;
+import io.reliabilitylab.spi.check.EvidenceSample;
+import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.data.ChangeOp;
+import io.reliabilitylab.spi.data.Row;
+import io.reliabilitylab.spi.data.RowKey;
+import io.reliabilitylab.spi.data.TableCommit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The reader's-view verdicts of {@link ReaderViewCheck}: per key, the state each commit shows
+ * against the key's {@link KeyTimeline}, counted by kind with samples.
+ */
+final class ReaderViewJudge {
+
+  /** Kinds that a replay may produce, tolerated under at-least-once. */
+  private static final Set<String> REPLAY_KINDS =
+      Set.of("vanished", "resurrected", "rolled_back", "duplicate_envelope");
+
+  private static final List<String> KINDS =
+      List.of(
+          "phantom",
+          "duplicate_key",
+          "vanished",
+          "resurrected",
+          "rolled_back",
+          "gap",
+          "unknown_envelope",
+          "duplicate_envelope",
+          "retracted");
+
+  private final boolean tolerant;
+  private final Evidence.Builder evidence;
+  private final Map<String, Long> violations = new LinkedHashMap<>();
+  private final Set<String> commitsWithViolations = new LinkedHashSet<>();
+  private long tolerated;
+  private long currentCommits;
+  private long changelogCommits;
+
+  ReaderViewJudge(boolean tolerant, Evidence.Builder evidence) {
+    this.tolerant = tolerant;
+    this.evidence = evidence;
+    KINDS.forEach(kind -> violations.put(kind, 0L));
+  }
+
+  CurrentTable currentTable(Map<RowKey, KeyTimeline> timelines) {
+    return new CurrentTable(timelines);
+  }
+
+  ChangelogTable changelogTable(Map<RowKey, KeyTimeline> timelines) {
+    return new ChangelogTable(timelines);
+  }
+
+  /** The current table: per key, the rows visible and the source state they matched last. */
+  final class CurrentTable {
+    private final Map<RowKey, KeyTimeline> timelines;
+    private final Map<RowKey, List<Row>> visible = new HashMap<>();
+    private final Map<RowKey, Integer> reached = new HashMap<>();
+
+    private CurrentTable(Map<RowKey, KeyTimeline> timelines) {
+      this.timelines = timelines;
+    }
+
+    void apply(TableCommit<Row> commit, boolean countCommit) {
+      if (countCommit) {
+        currentCommits++;
+      }
+      Map<RowKey, Row> touched = new TreeMap<>();
+      for (Row row : commit.removed()) {
+        List<Row> rows = visible.get(row.key());
+        if (rows != null) {
+          rows.remove(row);
+          if (rows.isEmpty()) {
+            visible.remove(row.key());
+          }
+        }
+        touched.put(row.key(), row);
+      }
+      for (Row row : commit.added()) {
+        visible.computeIfAbsent(row.key(), key -> new ArrayList<>(1)).add(row);
+        touched.put(row.key(), row);
+      }
+      touched.forEach((key, any) -> judge(commit.description(), key, any));
+    }
+
+    private void judge(String commit, RowKey key, Row any) {
+      List<Row> rows = visible.getOrDefault(key, List.of());
+      String subject = Inputs.subject(any);
+      if (rows.size() > 1) {
+        violation(
+            "duplicate_key",
+            commit,
+            EvidenceSample.builder("duplicate_key", subject)
+                .actual(rows.get(0).toCanonicalMap())
+                .note(commit + " shows " + rows.size() + " rows for the key: " + eventIds(rows))
+                .build());
+        return;
+      }
+      @Nullable Row shown = rows.isEmpty() ? null : rows.get(0);
+      KeyTimeline timeline = timelines.get(key);
+      int from = reached.getOrDefault(key, 0);
+      int state = timeline == null ? (shown == null ? 0 : -1) : timeline.find(shown, from);
+      if (state >= 0) {
+        reached.put(key, state);
+        return;
+      }
+      int earlier = timeline == null ? -1 : timeline.find(shown, 0);
+      if (earlier < 0) {
+        violation(
+            "phantom",
+            commit,
+            EvidenceSample.builder("phantom", subject)
+                .actual(shown == null ? Map.of() : shown.toCanonicalMap())
+                .note(
+                    commit
+                        + " shows "
+                        + (shown == null ? "the key absent" : "event " + shown.eventId())
+                        + ", a state the source never held for the key")
+                .build());
+        return;
+      }
+      Row before = timeline.state(from);
+      String kind = shown == null ? "vanished" : before == null ? "resurrected" : "rolled_back";
+      violation(
+          kind,
+          commit,
+          EvidenceSample.builder(kind, subject)
+              .expected(before == null ? Map.of() : before.toCanonicalMap())
+              .actual(shown == null ? Map.of() : shown.toCanonicalMap())
+              .note(
+                  commit
+                      + " shows the key as at "
+                      + timeline.describe(earlier)
+                      + " after an earlier commit showed it as at "
+                      + timeline.describe(from))
+              .build());
+    }
+  }
+
+  /** The changelog table: per key, how many times each of its source changes is visible. */
+  final class ChangelogTable {
+    private final Map<RowKey, KeyTimeline> timelines;
+    private final Map<RowKey, TreeMap<Integer, Integer>> visible = new HashMap<>();
+    private final Map<RowKey, Integer> readStates = new HashMap<>();
+
+    private ChangelogTable(Map<RowKey, KeyTimeline> timelines) {
+      this.timelines = timelines;
+    }
+
+    void apply(TableCommit<ChangeEvent> commit, boolean countCommit) {
+      if (countCommit) {
+        changelogCommits++;
+      }
+      Map<RowKey, ChangeEvent> touched = new TreeMap<>();
+      Map<RowKey, Set<Integer>> retracted = new HashMap<>();
+      for (ChangeEvent event : commit.removed()) {
+        int state = stateOf(event);
+        TreeMap<Integer, Integer> counts = visible.get(event.key());
+        if (state > 0 && counts != null && counts.containsKey(state)) {
+          counts.merge(state, -1, Integer::sum);
+          if (counts.get(state) == 0) {
+            counts.remove(state);
+            retracted.computeIfAbsent(event.key(), key -> new LinkedHashSet<>()).add(state);
+          }
+        }
+        touched.put(event.key(), event);
+      }
+      for (ChangeEvent event : commit.added()) {
+        touched.put(event.key(), event);
+        int state = stateOf(event);
+        if (state < 0) {
+          violation(
+              "unknown_envelope",
+              commit.description(),
+              EvidenceSample.of(
+                  "unknown_envelope",
+                  Inputs.subject(event.row()),
+                  commit.description()
+                      + " shows envelope "
+                      + event.identity()
+                      + ", which the source never wrote for the key"));
+          continue;
+        }
+        if (event.op() == ChangeOp.READ) {
+          readStates.putIfAbsent(event.key(), state);
+        }
+        TreeMap<Integer, Integer> counts =
+            visible.computeIfAbsent(event.key(), key -> new TreeMap<>());
+        counts.merge(state, 1, Integer::sum);
+        if (retracted.containsKey(event.key())) {
+          retracted.get(event.key()).remove(state);
+        }
+      }
+      touched.forEach(
+          (key, any) ->
+              judge(commit.description(), key, any, retracted.getOrDefault(key, Set.of())));
+    }
+
+    private int stateOf(ChangeEvent event) {
+      KeyTimeline timeline = timelines.get(event.key());
+      return timeline == null ? -1 : timeline.envelope(event);
+    }
+
+    private void judge(String commit, RowKey key, ChangeEvent any, Set<Integer> retracted) {
+      String subject = Inputs.subject(any.row());
+      KeyTimeline timeline = timelines.get(key);
+      TreeMap<Integer, Integer> counts = visible.get(key);
+      if (timeline == null) {
+        return; // only unknown envelopes, counted as they came
+      }
+      for (int state : retracted) {
+        violation(
+            "retracted",
+            commit,
+            EvidenceSample.of(
+                "retracted",
+                subject,
+                commit
+                    + " no longer shows "
+                    + timeline.describe(state)
+                    + ", which an earlier commit showed"));
+      }
+      if (counts == null || counts.isEmpty()) {
+        return;
+      }
+      for (Map.Entry<Integer, Integer> entry : counts.entrySet()) {
+        if (entry.getValue() > 1) {
+          violation(
+              "duplicate_envelope",
+              commit,
+              EvidenceSample.of(
+                  "duplicate_envelope",
+                  subject,
+                  commit
+                      + " shows "
+                      + timeline.describe(entry.getKey())
+                      + " "
+                      + entry.getValue()
+                      + " times"));
+        }
+      }
+      // Visible changes must run without a hole from the key's first change, or from a snapshot
+      // read (which may carry any version: it folds the changes made while it read).
+      int first = counts.firstKey();
+      int expectedNext = readStates.getOrDefault(key, -1) == first ? first : 1;
+      for (int state : counts.keySet()) {
+        if (state != expectedNext) {
+          violation(
+              "gap",
+              commit,
+              EvidenceSample.of(
+                  "gap",
+                  subject,
+                  commit
+                      + " shows "
+                      + timeline.describe(state)
+                      + " but not "
+                      + timeline.describe(expectedNext)
+                      + ", which precedes it in the source"));
+          break;
+        }
+        expectedNext++;
+      }
+    }
+  }
+
+  private void violation(String kind, String commit, EvidenceSample sample) {
+    if (tolerant && REPLAY_KINDS.contains(kind)) {
+      tolerated++;
+      return;
+    }
+    violations.merge(kind, 1L, Long::sum);
+    commitsWithViolations.add(commit);
+    evidence.sample(sample);
+  }
+
+  private static String eventIds(List<Row> rows) {
+    List<String> ids = new ArrayList<>();
+    rows.forEach(row -> ids.add(String.valueOf(row.eventId())));
+    return "event ids " + String.join(", ", ids);
+  }
+
+  CheckResult verdict(String check, Evidence.Builder evidence) {
+    violations.forEach(evidence::count);
+    long total = violations.values().stream().mapToLong(Long::longValue).sum();
+    evidence
+        .count("current_commits", currentCommits)
+        .count("changelog_commits", changelogCommits)
+        .count("violations", total)
+        .count("tolerated", tolerated)
+        .count("commits_with_violations", commitsWithViolations.size());
+    String judged =
+        currentCommits
+            + " commits of the current table and "
+            + changelogCommits
+            + " of the changelog";
+    if (total == 0) {
+      return CheckResult.passed(
+          check,
+          "every state readers saw in "
+              + judged
+              + " is one the source held, per key and in order"
+              + (tolerated > 0 ? " (" + tolerated + " replayed states tolerated)" : ""),
+          evidence.build());
+    }
+    List<String> kinds = new ArrayList<>();
+    violations.forEach(
+        (kind, count) -> {
+          if (count > 0) {
+            kinds.add(count + " " + kind);
+          }
+        });
+    return CheckResult.failed(
+        check,
+        commitsWithViolations.size()
+            + " of "
+            + judged
+            + " showed readers a state the source never held: "
+            + String.join(", ", kinds),
+        evidence.build());
+  }
+}
