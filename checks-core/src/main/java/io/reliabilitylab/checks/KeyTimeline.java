@@ -83,12 +83,25 @@ final class KeyTimeline {
     return -1;
   }
 
-  /** Where a state sits in the source, for evidence: {@code event 42 (oracle:17#0)}. */
+  /** The change that led to state {@code index}, for evidence: {@code envelope u:42 at …}. */
+  String envelopeAt(int index) {
+    ChangeEvent change = change(index);
+    return "envelope " + change.identity() + " at " + change.position();
+  }
+
+  /**
+   * A state for evidence: {@code the row of u:42 at mysql-bin.000001:1234#0}, {@code the key
+   * deleted by d:42 at …}, or {@code the key absent, as before its first change}. The position's
+   * offset is the source transaction's.
+   */
   String describe(int index) {
     if (index == 0) {
-      return "absent before its first change";
+      return "the key absent, as before its first change";
     }
     ChangeEvent change = change(index);
-    return change.identity() + " at " + change.position();
+    return (change.op() == ChangeOp.DELETE ? "the key deleted by " : "the row of ")
+        + change.identity()
+        + " at "
+        + change.position();
   }
 }

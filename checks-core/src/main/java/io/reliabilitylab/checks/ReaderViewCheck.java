@@ -48,8 +48,10 @@ import org.apiguardian.api.API;
  * followed.
  *
  * <p><b>Passes</b> iff no commit showed such a state. Under {@link DeliverySemantics#AT_LEAST_ONCE}
- * a replay may show older states again: {@code vanished}, {@code resurrected}, {@code rolled_back}
- * and {@code duplicate_envelope} are counted as {@code tolerated} and do not fail.
+ * a replay of the source's changes may show older states again: a {@code rolled_back} or {@code
+ * resurrected} row, a {@code duplicate_envelope}, and a {@code vanished} key when one of its
+ * deletes precedes the state it showed (a replay cannot hide a key the source never deleted) are
+ * counted as {@code tolerated} and do not fail.
  *
  * <p><b>Bounded memory</b>: when the source's changes exceed {@link
  * CheckContext#maxRowsInMemory()}, keys are judged in {@linkplain KeyShard shards}, each reading

@@ -48,6 +48,7 @@ class CatalogueTest {
             "changelog-completeness",
             "no-duplicate-keys",
             "current-changelog-consistency",
+            "reader-view",
             "offset-checkpoint-snapshot-linkage",
             "dlq-integrity");
     assertThat(Discovered.pipelines(LOADER).names()).contains("direct", "broker");

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * their class, with evidence that names event ids: a changelog sink that commits a restored
  * checkpoint's files again (task, coordinator, checkpoint and sink-commit failures), a source whose
  * state is not restored (savepoint restore), and a binlog reader that never reconnects (source
- * crash).
+ * crash). A current-table sink that commits its equality deletes a snapshot ahead of its rows is
+ * right after every checkpoint and fails the reader's-view check alone.
  */
 class NegativeControlIT {
 
@@ -54,6 +55,27 @@ class NegativeControlIT {
     assertThat(faulted.summary().verdict()).isEqualTo(Verdict.FAILED);
     assertThat(faulted.summary().failedChecks()).contains("baseline:snapshot-diff");
     assertThat(faulted.summary().error()).contains("baseline did not reconcile clean");
+  }
+
+  @Test
+  void aCurrentTableThatCommitsItsDeletesAheadOfItsRowsFailsTheReaderViewCheckAlone()
+      throws Exception {
+    RunRecord run = run("job.variant=broken-current-split-commit").get("baseline");
+
+    assertThat(run.effectiveConfiguration())
+        .containsEntry("job.variant", "broken-current-split-commit");
+    assertThat(run.summary().verdict()).isEqualTo(Verdict.FAILED);
+    // The table after each checkpoint is right: only the snapshot between its two commits is not.
+    assertThat(run.summary().failedChecks()).containsExactly("reader-view");
+    CheckResult view = check(run, "reader-view");
+    assertThat(view.evidence().count("vanished")).isPositive();
+    assertThat(view.evidence().samples())
+        .isNotEmpty()
+        .allSatisfy(
+            sample -> {
+              assertThat(sample.subject()).startsWith("order_id=");
+              assertThat(sample.note()).containsPattern("^snapshot \\d+ \\(delete, ");
+            });
   }
 
   @Test

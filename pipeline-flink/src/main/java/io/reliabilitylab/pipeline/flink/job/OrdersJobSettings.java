@@ -159,9 +159,14 @@ public record OrdersJobSettings(
     map.put(JobVariant.OPTION, variant.text());
     map.put(
         "sink.current.mode",
-        variant == JobVariant.BROKEN_CURRENT_APPEND
-            ? "append (BROKEN: deletes and update-befores dropped, old rows never deleted)"
-            : "upsert, equality fields [order_id]");
+        switch (variant) {
+          case BROKEN_CURRENT_APPEND ->
+              "append (BROKEN: deletes and update-befores dropped, old rows never deleted)";
+          case BROKEN_CURRENT_SPLIT_COMMIT ->
+              "upsert, equality fields [order_id] (BROKEN: each commit's equality deletes"
+                  + " committed in a snapshot of their own, ahead of its rows)";
+          default -> "upsert, equality fields [order_id]";
+        });
     map.put("sink.current.uid-prefix", currentUidPrefix);
     map.put("sink.changelog.table", namespace + "." + OrdersTables.CHANGELOG);
     map.put(

@@ -14,6 +14,7 @@ import io.reliabilitylab.pipeline.flink.sink.CurrentRowsFunction;
 import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink;
+import io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -143,9 +144,13 @@ public final class OrdersTopology {
               .uid("broken-inserts-only")
               .name("BROKEN: drop deletes and update-befores");
     }
+    TableLoader currentTable = tableLoader(settings, OrdersTables.CURRENT);
+    if (settings.variant() == JobVariant.BROKEN_CURRENT_SPLIT_COMMIT) {
+      currentTable = SplitCommitTableLoader.wrap(currentTable);
+    }
     FlinkSink.Builder current =
         FlinkSink.forRowData(currentRows)
-            .tableLoader(tableLoader(settings, OrdersTables.CURRENT))
+            .tableLoader(currentTable)
             .upsert(!currentAppend)
             .uidPrefix(settings.currentUidPrefix())
             .writeParallelism(settings.parallelism());

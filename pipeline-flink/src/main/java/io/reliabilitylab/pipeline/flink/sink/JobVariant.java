@@ -23,6 +23,14 @@ public enum JobVariant {
    */
   BROKEN_CURRENT_APPEND("broken-current-append"),
   /**
+   * BROKEN: the current table's sink commits each checkpoint's equality deletes in a snapshot of
+   * their own, ahead of the rows that replace them ({@link
+   * io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader}): the table after each
+   * checkpoint is right, but between the two snapshots every key the checkpoint updated is missing.
+   * With or without faults; only a check of every snapshot ({@code reader-view}) sees it.
+   */
+  BROKEN_CURRENT_SPLIT_COMMIT("broken-current-split-commit"),
+  /**
    * BROKEN: the changelog's sink commits each checkpoint's files when it completes, keeps the last
    * committed checkpoint's files in its state, and after a restore commits everything its state
    * holds without asking the table what it has ({@link
