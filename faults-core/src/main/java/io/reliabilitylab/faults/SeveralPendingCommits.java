@@ -251,6 +251,7 @@ final class SeveralPendingCommits {
       details.put(
           "checkpoints_committed_more_than_once_" + table, twice.isEmpty() ? "none" : twice);
     }
+    details.putAll(MergedCommitHazard.details(tables, held, failing));
     return details;
   }
 
