@@ -251,7 +251,14 @@ final class SeveralPendingCommits {
       details.put(
           "checkpoints_committed_more_than_once_" + table, twice.isEmpty() ? "none" : twice);
     }
-    details.putAll(MergedCommitHazard.details(tables, held, failing));
+    try {
+      details.putAll(MergedCommitHazard.details(tables, held, failing));
+    } catch (Exception e) {
+      // The hazard's evidence is a bonus: the commit counts above must survive a table unread.
+      details.put(
+          "keys_changed_in_both_pending_checkpoints",
+          "unknown: the current table could not be read (" + e + ")");
+    }
     return details;
   }
 
