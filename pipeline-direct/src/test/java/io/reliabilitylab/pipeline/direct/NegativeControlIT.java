@@ -60,22 +60,37 @@ class NegativeControlIT {
   @Test
   void aCurrentTableThatCommitsItsDeletesAheadOfItsRowsFailsTheReaderViewCheckAlone()
       throws Exception {
-    RunRecord run = run("job.variant=broken-current-split-commit").get("baseline");
+    // A snapshot shows the split only when a checkpoint updates keys an earlier one committed: how
+    // many do depends on timing, so the clean run and a fault run (more commits) are both judged.
+    Map<String, RunRecord> runs =
+        run("job.variant=broken-current-split-commit", "--faults", "task-exception:default");
 
-    assertThat(run.effectiveConfiguration())
+    assertThat(runs.get("baseline").effectiveConfiguration())
         .containsEntry("job.variant", "broken-current-split-commit");
-    assertThat(run.summary().verdict()).isEqualTo(Verdict.FAILED);
-    // The table after each checkpoint is right: only the snapshot between its two commits is not.
-    assertThat(run.summary().failedChecks()).containsExactly("reader-view");
-    CheckResult view = check(run, "reader-view");
-    assertThat(view.evidence().count("vanished")).isPositive();
-    assertThat(view.evidence().samples())
-        .isNotEmpty()
-        .allSatisfy(
-            sample -> {
-              assertThat(sample.subject()).startsWith("order_id=");
-              assertThat(sample.note()).containsPattern("^snapshot \\d+ \\(delete, ");
-            });
+    List<RunRecord> caught =
+        runs.values().stream().filter(run -> run.summary().verdict() == Verdict.FAILED).toList();
+    assertThat(caught).as("runs failed in %s", runs.keySet()).isNotEmpty();
+    for (RunRecord run : caught) {
+      // The table after each checkpoint is right: only the snapshot between its two commits is not.
+      assertThat(run.summary().failedChecks())
+          .as(run.scenario().name())
+          .isNotEmpty()
+          .allMatch(name -> name.equals("reader-view") || name.equals("baseline:reader-view"));
+      CheckResult view =
+          run.checks().stream()
+              .filter(c -> c.check().endsWith("reader-view"))
+              .filter(c -> c.verdict() == Verdict.FAILED)
+              .findFirst()
+              .orElseThrow();
+      assertThat(view.evidence().count("vanished")).isPositive();
+      assertThat(view.evidence().samples())
+          .isNotEmpty()
+          .allSatisfy(
+              sample -> {
+                assertThat(sample.subject()).startsWith("order_id=");
+                assertThat(sample.note()).containsPattern("^snapshot \\d+ \\(");
+              });
+    }
   }
 
   @Test
