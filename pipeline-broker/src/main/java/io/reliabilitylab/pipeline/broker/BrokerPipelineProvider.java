@@ -198,7 +198,8 @@ public final class BrokerPipelineProvider implements PipelineProvider {
     BrokerPipeline pipeline = null;
     OrdersJobSettings settings = JobOptions.settings(config, BrokerJobConfig.JOB_NAME);
     if (settings.variant() == JobVariant.BROKEN_SOURCE_NOT_RESTORED
-        || settings.variant() == JobVariant.BROKEN_SOURCE_NO_RECONNECT) {
+        || settings.variant() == JobVariant.BROKEN_SOURCE_NO_RECONNECT
+        || settings.variant() == JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION) {
       throw new IllegalArgumentException(
           JobVariant.OPTION
               + "="

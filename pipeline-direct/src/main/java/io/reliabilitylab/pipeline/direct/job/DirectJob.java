@@ -18,7 +18,10 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceSplit;
 import org.apache.flink.cdc.connectors.mysql.source.MySqlSource;
 import org.apache.flink.cdc.connectors.mysql.table.StartupOptions;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresDialect;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder;
+import org.apache.flink.cdc.connectors.postgres.source.config.PostgresSourceConfigFactory;
+import org.apache.flink.cdc.connectors.postgres.source.offset.PostgresOffsetFactory;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apiguardian.api.API;
@@ -138,7 +141,10 @@ public final class DirectJob implements OrdersJob {
    * job's own slot ({@link DirectJobConfig#slotName()}), through the publication the lab created
    * with the table (the capture role owns nothing, so the connector must not create one). The
    * slot's confirmed LSN follows completed checkpoints, {@value DirectJobConfig#LSN_COMMIT_DELAY}
-   * checkpoints behind, so that a restore from one of the last checkpoints still finds its WAL.
+   * checkpoints behind, so that a restore from one of the last checkpoints still finds its WAL; and
+   * only the LSNs checkpoints stored ({@link CheckpointOffsetDialect}), unless the job variant is
+   * {@link JobVariant#BROKEN_SOURCE_COMMITS_READ_POSITION}, Flink CDC's own behaviour. Built as
+   * {@code PostgresSourceBuilder#build()} builds it, with the dialect chosen here.
    */
   private PostgresSourceBuilder.PostgresIncrementalSource<ChangeEnvelope> postgresSource() {
     Properties debezium = new Properties();
@@ -147,27 +153,30 @@ public final class DirectJob implements OrdersJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     debezium.setProperty(
         "poll.interval.ms", Long.toString(DirectJobConfig.SOURCE_POLL_INTERVAL_MS));
-    PostgresSourceBuilder<ChangeEnvelope> builder =
-        PostgresSourceBuilder.PostgresIncrementalSource.<ChangeEnvelope>builder()
-            .hostname(config.source().host())
-            .port(config.source().port())
-            .database(config.source().database())
-            .schemaList("public")
-            .tableList("public." + config.source().table())
-            .username(config.source().user())
-            .password(config.source().credentials().revealPassword())
-            .slotName(config.slotName())
-            .decodingPluginName("pgoutput")
-            .serverTimeZone(config.serverTimeZone())
-            .splitSize(config.splitSize())
-            .lsnCommitCheckpointsDelay(DirectJobConfig.LSN_COMMIT_DELAY)
-            .startupOptions(org.apache.flink.cdc.connectors.base.options.StartupOptions.initial())
-            .deserializer(new ChangeEnvelopeDeserializer())
-            .debeziumProperties(debezium);
+    PostgresSourceConfigFactory source = new PostgresSourceConfigFactory();
+    source.hostname(config.source().host());
+    source.port(config.source().port());
+    source.database(config.source().database());
+    source.schemaList(new String[] {"public"});
+    source.tableList("public." + config.source().table());
+    source.username(config.source().user());
+    source.password(config.source().credentials().revealPassword());
+    source.slotName(config.slotName());
+    source.decodingPluginName("pgoutput");
+    source.serverTimeZone(config.serverTimeZone());
+    source.splitSize(config.splitSize());
+    source.setLsnCommitCheckpointsDelay(DirectJobConfig.LSN_COMMIT_DELAY);
+    source.startupOptions(org.apache.flink.cdc.connectors.base.options.StartupOptions.initial());
+    source.debeziumProperties(debezium);
     if (!config.heartbeatInterval().isZero()) {
-      builder.heartbeatInterval(config.heartbeatInterval());
+      source.heartbeatInterval(config.heartbeatInterval());
     }
-    return builder.build();
+    PostgresDialect dialect =
+        config.settings().variant() == JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION
+            ? new PostgresDialect(source.create(0))
+            : new CheckpointOffsetDialect(source.create(0));
+    return new PostgresSourceBuilder.PostgresIncrementalSource<>(
+        source, new ChangeEnvelopeDeserializer(), new PostgresOffsetFactory(), dialect);
   }
 
   /**

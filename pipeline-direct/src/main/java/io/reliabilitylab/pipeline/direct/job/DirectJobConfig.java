@@ -101,6 +101,13 @@ public record DirectJobConfig(
           " turns off the MySQL binlog client's keep-alive; PostgreSQL's source fails its task on"
               + " a lost connection instead (use broken-changelog-at-least-once there)");
     }
+    if (settings.variant() == JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION
+        && SourceEngine.of(source) != SourceEngine.POSTGRES) {
+      throw refused(
+          settings.variant(),
+          " changes what the PostgreSQL source confirms to its replication slot; the MySQL source"
+              + " confirms nothing to the server; run it with --source postgres");
+    }
     if (settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY) {
       throw refused(
           settings.variant(),

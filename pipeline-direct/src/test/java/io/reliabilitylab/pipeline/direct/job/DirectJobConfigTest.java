@@ -96,6 +96,15 @@ class DirectJobConfigTest {
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("run it with --pipeline broker");
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
+                    .settings(s -> s.variant(JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("job.variant=broken-source-commits-read-position")
+        .hasMessageContaining("run it with --source postgres")
+        .hasMessageNotContaining("\n");
   }
 
   @Test

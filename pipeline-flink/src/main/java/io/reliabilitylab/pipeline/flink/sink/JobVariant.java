@@ -55,6 +55,15 @@ public enum JobVariant {
    */
   BROKEN_SOURCE_NO_RECONNECT("broken-source-no-reconnect"),
   /**
+   * BROKEN: the PostgreSQL source confirms offsets to its slot as Flink CDC 3.5.0 does: a
+   * checkpoint that holds no offset of the stream split (one a reader took before it had the split)
+   * confirms the reader's current LSN, ahead of the checkpoints the job may restore from; a restore
+   * from one of them then starts at the slot's position and loses the changes in between. Faithful
+   * without faults; loses changes only when a failure strikes in the few checkpoints after the
+   * snapshot phase. The direct pipeline on PostgreSQL only.
+   */
+  BROKEN_SOURCE_COMMITS_READ_POSITION("broken-source-commits-read-position"),
+  /**
    * BROKEN: the broker job's replay deduplication drops a change only when it repeats its key's
    * last forwarded position (equality where an order was needed): faithful without redeliveries;
    * when the connector delivers older changes again they pass through. The broker pipeline only.
