@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one scenario through its phases, in order, until one stops it: {@link Prepare}, {@link
  * Preload}, {@link Start}, {@link Baseline}, {@link FaultPhase}, {@link ExercisePhase}, {@link
- * CatchUpPhase}, {@link Reconcile}; then, whatever happened, {@link RecordRun}. The pipeline is
- * stopped once the phases are done, and faults armed at submission are released.
+ * CatchUpPhase}, {@link SourceResumePhase}, {@link Reconcile}; then, whatever happened, {@link
+ * RecordRun}. The pipeline is stopped once the phases are done, and faults armed at submission are
+ * released.
  *
  * <p>A pipeline that misbehaves never makes it throw: a wait that times out becomes a failed check
  * named after its phase with a diagnostic dump, an error becomes the run's error.
@@ -50,6 +51,7 @@ public final class Lifecycle {
             new FaultPhase(),
             new ExercisePhase(),
             new CatchUpPhase(),
+            new SourceResumePhase(),
             new Reconcile()),
         listener);
   }

@@ -5,6 +5,8 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.process.LabProcess;
 import io.reliabilitylab.process.LabProcesses;
 import io.reliabilitylab.process.StopSignal;
+import io.reliabilitylab.source.jdbc.ReplicationStart;
+import io.reliabilitylab.source.jdbc.ReplicationStarts;
 import io.reliabilitylab.source.jdbc.SourceServerProcess;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.io.IOException;
@@ -52,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
-public final class EmbeddedPostgres implements SourceServerProcess, PostgresSource {
+public final class EmbeddedPostgres
+    implements SourceServerProcess, ReplicationStarts, PostgresSource {
 
   public static final String DATABASE = "lab";
   public static final String ADMIN_USER = "lab_admin";
@@ -63,6 +66,7 @@ public final class EmbeddedPostgres implements SourceServerProcess, PostgresSour
   private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String LOG_FILE = "postgres.log";
 
   /** The settings every embedded server starts with; {@link Builder#setting} overrides them. */
   static final Map<String, String> DEFAULT_SETTINGS =
@@ -269,7 +273,7 @@ public final class EmbeddedPostgres implements SourceServerProcess, PostgresSour
     return LabProcesses.start(
         "postgres-" + port,
         new ProcessBuilder(user.command(command)),
-        directory.resolve("postgres.log"),
+        directory.resolve(LOG_FILE),
         directory,
         StopSignal.INT);
   }
@@ -436,6 +440,12 @@ public final class EmbeddedPostgres implements SourceServerProcess, PostgresSour
     throw new IllegalStateException(
         "The embedded PostgreSQL on port " + port + " did not start again within " + START_TIMEOUT,
         last);
+  }
+
+  /** Where the server started each stream of {@code slot}, read from its log. */
+  @Override
+  public List<ReplicationStart> replicationStarts(String slot) throws IOException {
+    return ReplicationStartLog.read(directory.resolve(LOG_FILE), slot);
   }
 
   /** The directory that holds the server's data, socket and log; deleted on close. */
