@@ -3,8 +3,8 @@ package io.reliabilitylab.harness.cli;
 import io.reliabilitylab.checks.EventIdAuditCheck;
 import io.reliabilitylab.checks.NoDuplicateKeysCheck;
 import io.reliabilitylab.checks.SnapshotDiffCheck;
+import io.reliabilitylab.checks.iceberg.IcebergCatalog;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
-import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.record.EnvironmentInfo;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunId;
@@ -40,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -90,9 +91,23 @@ final class ReconcileCommand implements Callable<Integer> {
 
   @Option(
       names = "--warehouse",
-      required = true,
-      description = "The Iceberg warehouse: a Hadoop catalog directory.")
-  private Path warehouse = Path.of("");
+      description = "The Iceberg warehouse: a Hadoop catalog directory. Give it or --catalog-uri.")
+  private @Nullable Path warehouse;
+
+  @Option(
+      names = "--catalog-uri",
+      description =
+          "An Iceberg REST catalog's URI, e.g. http://127.0.0.1:8181, instead of --warehouse.")
+  private @Nullable String catalogUri;
+
+  @Option(
+      names = "--catalog-property",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A property for the REST catalog's client, repeatable: warehouse, credential, io-impl,"
+              + " s3.endpoint, s3.path-style-access, s3.access-key-id, ... Values of secrets"
+              + " (credential, token, keys, passwords) are never recorded or printed.")
+  private Map<String, String> catalogProperties = new LinkedHashMap<>();
 
   @Option(
       names = "--iceberg-table",
@@ -137,6 +152,20 @@ final class ReconcileCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DeliverySemantics deliverySemantics = parseSemantics();
     TableIdentifier tableId = parseTableId();
+    if ((warehouse == null) == (catalogUri == null)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Give the Iceberg catalog once: --warehouse DIR (a Hadoop catalog) or --catalog-uri URI"
+              + " (a REST catalog), not "
+              + (warehouse == null ? "neither" : "both")
+              + ".");
+    }
+    if (warehouse != null && !catalogProperties.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--catalog-property is for a REST catalog (--catalog-uri); a Hadoop warehouse takes"
+              + " none.");
+    }
     OutputDirectory.require(spec, out);
     CdcSource source = sourceOptions.open(spec);
     try (source) {
@@ -149,23 +178,23 @@ final class ReconcileCommand implements Callable<Integer> {
 
   private int reconcile(CdcSource source, TableIdentifier tableId, DeliverySemantics semantics)
       throws Exception {
-    if (!Files.isDirectory(warehouse)) {
+    if (warehouse != null && !Files.isDirectory(warehouse)) {
       throw new EnvironmentProblem(
           "the Iceberg warehouse "
               + warehouse.toAbsolutePath()
               + " is not a directory: give the Hadoop catalog directory that holds the table");
     }
     TableSchema sourceSchema = sourceSchema(source);
-    try (IcebergWarehouse catalog = IcebergWarehouse.open(warehouse)) {
+    try (IcebergCatalog catalog = openCatalog()) {
       if (!catalog.catalog().tableExists(tableId)) {
         throw new EnvironmentProblem(
             "no Iceberg table "
                 + tableId
-                + " in the warehouse "
-                + catalog.directory()
+                + " in the "
+                + catalog.description()
                 + tablesIn(catalog, tableId));
       }
-      Table table = catalog.load(tableId);
+      Table table = catalog.catalog().loadTable(tableId);
       requireSameColumns(sourceSchema, table);
       Instant started = clock.instant();
       String runId = RunId.next(started);
@@ -188,10 +217,10 @@ final class ReconcileCommand implements Callable<Integer> {
               .configuration("source.kind", source.kind())
               .configuration("source.jdbc-url", source.jdbcUrl())
               .configuration("source.table", sourceTable)
-              .configuration("iceberg.warehouse", catalog.directory().toString())
               .configuration("iceberg.table", tableId.toString())
               .configuration("delivery.semantics", semantics.name());
 
+      catalog.recorded().forEach(record::configuration);
       RowSet sourceRows = source.rows(sourceSchema, sourceTable);
       RowSet icebergRows = icebergRows(table, sourceSchema, record);
       PrintWriter printer = spec.commandLine().getOut();
@@ -374,7 +403,19 @@ final class ReconcileCommand implements Callable<Integer> {
     }
   }
 
-  private static String tablesIn(IcebergWarehouse catalog, TableIdentifier tableId) {
+  /** The catalog the table is in: the Hadoop warehouse directory or the REST catalog. */
+  private IcebergCatalog openCatalog() {
+    if (warehouse != null) {
+      return IcebergCatalog.hadoop(warehouse);
+    }
+    try {
+      return IcebergCatalog.rest(Objects.requireNonNull(catalogUri), catalogProperties);
+    } catch (IllegalArgumentException e) {
+      throw new EnvironmentProblem(e.getMessage());
+    }
+  }
+
+  private static String tablesIn(IcebergCatalog catalog, TableIdentifier tableId) {
     try {
       List<TableIdentifier> tables = catalog.catalog().listTables(tableId.namespace());
       return tables.isEmpty()

@@ -2,6 +2,7 @@ package io.reliabilitylab.harness.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.catalog.rest.EmbeddedRestCatalog;
 import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -47,6 +49,7 @@ import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedFiles;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,7 +185,82 @@ class ReconcileCommandIT {
     return expected.currentRows();
   }
 
+  /**
+   * The same reconciliation against a table behind an Iceberg REST catalog (the lab's embedded one:
+   * a JDBC catalog behind Iceberg's REST servlet): passes on the same rows, fails naming the key
+   * after a commit through the catalog removed it, and records the catalog's URI but no secret
+   * property's value.
+   */
+  @Test
+  void reconcilesATableBehindARestCatalog() throws Exception {
+    List<Row> rows = writeSource(WorkloadConfig.of(400, 17));
+    Path out = temp.resolve("runs");
+    String secret = "s3cr3t-" + UUID.randomUUID();
+    try (EmbeddedRestCatalog catalog = EmbeddedRestCatalog.start(temp.resolve("rest"));
+        RESTCatalog client = new RESTCatalog()) {
+      client.initialize("writer", Map.of(CatalogProperties.URI, catalog.uri()));
+      client.createNamespace(ICEBERG_TABLE.namespace());
+      Table table =
+          client.createTable(
+              ICEBERG_TABLE,
+              OrdersTables.CURRENT_SCHEMA,
+              OrdersTables.PARTITIONING,
+              OrdersTables.PROPERTIES);
+      List<Record> records = rows.stream().map(ReconcileCommandIT::record).toList();
+      table.newAppend().appendFile(dataFile(table, records)).commit();
+      List<String> rest =
+          List.of(
+              "--catalog-uri=" + catalog.uri(),
+              "--catalog-property",
+              "s3.secret-access-key=" + secret,
+              "--catalog-property",
+              "client.region=us-east-1");
+
+      Run clean = reconcile(rest, out.resolve("clean"));
+      assertThat(clean.exitCode()).as(clean.toString()).isEqualTo(ExitCode.PASSED.code());
+      RunRecord passed = onlyRecord(out.resolve("clean"));
+      assertThat(passed.effectiveConfiguration())
+          .containsEntry("iceberg.catalog", "rest")
+          .containsEntry("iceberg.catalog-uri", catalog.uri())
+          .containsEntry("iceberg.catalog-property.client.region", "us-east-1")
+          .containsKey("iceberg.catalog-property.s3.secret-access-key")
+          .doesNotContainValue(secret);
+      assertThat(Files.readString(onlyRecordFile(out.resolve("clean")))).doesNotContain(secret);
+      assertThat(clean.out() + clean.err()).doesNotContain(secret);
+
+      long deletedKey = (Long) records.get(records.size() / 2).getField("order_id");
+      table.refresh();
+      table.newRowDelta().addDeletes(equalityDelete(table, List.of(deletedKey))).commit();
+      Run tampered = reconcile(rest, out.resolve("tampered"));
+      assertThat(tampered.exitCode()).as(tampered.toString()).isEqualTo(ExitCode.FAILED.code());
+      assertThat(tampered.out()).contains("missing order_id=" + deletedKey);
+    }
+  }
+
+  @Test
+  void aRestCatalogThatDoesNotAnswerIsAOneLineEnvironmentError() throws Exception {
+    writeSource(WorkloadConfig.of(10, 3));
+    Run run;
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0)) {
+      int port = closed.getLocalPort();
+      closed.close();
+      run =
+          reconcile(
+              List.of("--catalog-uri=http://127.0.0.1:" + port), temp.resolve("runs-unreachable"));
+    }
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE_OR_ENVIRONMENT.code());
+    assertThat(run.err().strip())
+        .contains("the Iceberg REST catalog at http://127.0.0.1:")
+        .contains("check --catalog-uri")
+        .doesNotContain("\n\tat ");
+    assertThat(run.err().strip().lines()).hasSize(1);
+  }
+
   private Run reconcile(Path warehouse, Path out) {
+    return reconcile(List.of("--warehouse=" + warehouse), out);
+  }
+
+  private Run reconcile(List<String> catalog, Path out) {
     List<String> args = new ArrayList<>();
     args.add("reconcile");
     args.add("--source-jdbc-url=" + source.jdbcUrl());
@@ -191,7 +269,7 @@ class ReconcileCommandIT {
       args.add("--source-password=" + source.adminCredentials().revealPassword());
     }
     args.add("--source-table=" + SOURCE_TABLE);
-    args.add("--warehouse=" + warehouse);
+    args.addAll(catalog);
     args.add("--iceberg-table=" + ICEBERG_TABLE);
     args.add("--out=" + out);
     StringWriter stdout = new StringWriter();
@@ -201,6 +279,15 @@ class ReconcileCommandIT {
                 new PrintWriter(stdout), new PrintWriter(stderr), getClass().getClassLoader())
             .execute(args.toArray(String[]::new));
     return new Run(exitCode, stdout.toString(), stderr.toString());
+  }
+
+  static Path onlyRecordFile(Path out) throws IOException {
+    try (Stream<Path> files = Files.list(out)) {
+      return files
+          .filter(file -> file.getFileName().toString().endsWith(".json"))
+          .findFirst()
+          .orElseThrow();
+    }
   }
 
   static RunRecord onlyRecord(Path out) throws IOException {

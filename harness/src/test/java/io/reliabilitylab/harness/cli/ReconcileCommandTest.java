@@ -58,11 +58,33 @@ class ReconcileCommandTest {
         .contains("--source-jdbc-url")
         .contains("--source-password")
         .contains("--warehouse")
+        .contains("--catalog-uri")
+        .contains("--catalog-property")
         .contains("--iceberg-table")
         .contains("--snapshot-id")
         .contains("--semantics")
         .contains("--out")
         .contains("Exit code: 0 passed, 1 a check failed, 2 usage or environment error");
+  }
+
+  @Test
+  void theCatalogIsGivenExactlyOnce() {
+    List<String> neither = valid();
+    neither.removeIf(arg -> arg.startsWith("--warehouse="));
+    Run none = run(neither.toArray(String[]::new));
+    assertThat(none.exitCode()).isEqualTo(USAGE);
+    assertThat(none.err())
+        .contains("Give the Iceberg catalog once: --warehouse DIR")
+        .contains("not neither");
+
+    Run both = run(valid("--catalog-uri=http://127.0.0.1:1").toArray(String[]::new));
+    assertThat(both.exitCode()).isEqualTo(USAGE);
+    assertThat(both.err()).contains("not both");
+
+    Run hadoopWithProperty =
+        run(valid("--catalog-property=s3.endpoint=http://x").toArray(String[]::new));
+    assertThat(hadoopWithProperty.exitCode()).isEqualTo(USAGE);
+    assertThat(hadoopWithProperty.err()).contains("--catalog-property is for a REST catalog");
   }
 
   @Test
