@@ -90,6 +90,38 @@ public record FaultRecord(
   }
 
   /** This record with the connector's status during the fault and after resuming. */
+  /**
+   * This record with {@code details} added to its recovery's details (what the lab observed beside
+   * the fault's own proof, e.g. the workload writer's reconnections); unchanged without a recovery.
+   */
+  public FaultRecord withRecoveryDetails(Map<String, String> details) {
+    if (recovery == null || details.isEmpty()) {
+      return this;
+    }
+    Map<String, String> all = new java.util.LinkedHashMap<>(recovery.details());
+    all.putAll(details);
+    RecoveryEvidence amended =
+        new RecoveryEvidence(
+            recovery.recovered(),
+            recovery.faultAt(),
+            recovery.runningAt(),
+            recovery.firstCheckpointId(),
+            recovery.firstCheckpointAt(),
+            recovery.firstCommitSnapshotId(),
+            recovery.firstCommitAt(),
+            recovery.restarts(),
+            all);
+    return new FaultRecord(
+        spec,
+        evidence,
+        amended,
+        injectedAt,
+        recoveredAt,
+        recoveryTime,
+        connectorStatusDuringInjection,
+        connectorStatusAfterResume);
+  }
+
   public FaultRecord withConnectorStatus(
       Map<String, ? extends @Nullable Object> duringInjection,
       Map<String, ? extends @Nullable Object> afterResume) {

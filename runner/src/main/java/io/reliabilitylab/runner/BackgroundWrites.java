@@ -67,9 +67,9 @@ public final class BackgroundWrites implements AutoCloseable {
    * Waits for writes; past the deadline the run stops with an error naming the writes (not the
    * pipeline, which a timeout elsewhere means).
    */
-  public void await(Future<?> writing) throws Exception {
+  public <T> T await(Future<T> writing) throws Exception {
     try {
-      writing.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+      return writing.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "the workload writer did not finish its writes within "

@@ -20,15 +20,33 @@ public final class WriteReport {
   private final long commits;
   private final Duration elapsed;
   private final long[] commitMicros;
+  private final List<WriterReconnection> reconnections;
 
   /** {@code commitMicros}: per written transaction, its commit time in epoch microseconds. */
   public WriteReport(
       int transactions, long changes, long commits, Duration elapsed, long[] commitMicros) {
+    this(transactions, changes, commits, elapsed, commitMicros, List.of());
+  }
+
+  /** As above, with the connections the writer lost and got over on the way. */
+  public WriteReport(
+      int transactions,
+      long changes,
+      long commits,
+      Duration elapsed,
+      long[] commitMicros,
+      List<WriterReconnection> reconnections) {
     this.transactions = transactions;
     this.changes = changes;
     this.commits = commits;
     this.elapsed = elapsed;
     this.commitMicros = commitMicros.clone();
+    this.reconnections = List.copyOf(reconnections);
+  }
+
+  /** The connections the writer lost and got over, in order; empty when it lost none. */
+  public List<WriterReconnection> reconnections() {
+    return reconnections;
   }
 
   /** How many source transactions were written. */

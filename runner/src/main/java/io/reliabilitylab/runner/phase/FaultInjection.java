@@ -17,12 +17,17 @@ import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
+import io.reliabilitylab.workload.WriteReport;
+import io.reliabilitylab.workload.WriterReconnection;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /** Injects one planned fault, proves that it fired, awaits its recovery and records both. */
 final class FaultInjection {
@@ -66,8 +71,11 @@ final class FaultInjection {
     return new Armed(injector, spec, handle, injectedAt);
   }
 
-  /** Proves that the fault fired, awaits its recovery, records both and releases the fault. */
-  static void complete(Scenario scenario, Armed armed) throws Exception {
+  /**
+   * Proves that the fault fired, awaits its recovery and releases the fault; returns the fault's
+   * record for the caller to add (with what the workload writer saw meanwhile).
+   */
+  static FaultRecord complete(Scenario scenario, Armed armed) throws Exception {
     Duration timeout = scenario.plan().catchUpTimeout();
     RunRecord.Builder record = scenario.record();
     try (FaultHandle handle = armed.handle()) {
@@ -84,9 +92,26 @@ final class FaultInjection {
                   Evidence.builder().fact("fault", armed.spec().id()).build()));
         }
       }
-      record.fault(FaultRecord.of(armed.spec(), evidence, recovery));
       scenario.timing("fault:" + armed.injector().name(), armed.injectedAt());
+      return FaultRecord.of(armed.spec(), evidence, recovery);
     }
+  }
+
+  /**
+   * The workload writer's reconnections during a fault, as recovery details: how many, and each
+   * lost commit with what the database said of it (the oracle follows the database).
+   */
+  static FaultRecord withWriter(FaultRecord fault, @Nullable WriteReport written) {
+    if (written == null || written.reconnections().isEmpty()) {
+      return fault;
+    }
+    Map<String, String> details = new LinkedHashMap<>();
+    details.put("writer_reconnections", Integer.toString(written.reconnections().size()));
+    int n = 0;
+    for (WriterReconnection reconnection : written.reconnections()) {
+      details.put("writer_reconnection_" + ++n, reconnection.describe());
+    }
+    return fault.withRecoveryDetails(details);
   }
 
   /**

@@ -2,13 +2,16 @@ package io.reliabilitylab.runner.phase;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.record.FaultRecord;
 import io.reliabilitylab.runner.BackgroundWrites;
 import io.reliabilitylab.runner.ScenarioPlan;
 import io.reliabilitylab.runner.WorkloadPhases;
 import io.reliabilitylab.source.jdbc.WriterSettings;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.workload.SourceTransaction;
+import io.reliabilitylab.workload.WriteReport;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -78,17 +81,25 @@ public final class FaultPhase implements Phase {
       throws Exception {
     List<FaultInjection.Armed> armed = scenario.armedAtSubmission();
     try (BackgroundWrites writes = writes(scenario)) {
-      Future<?> writing =
+      Future<WriteReport> writing =
           writes.submit(
               () ->
                   scenario
                       .source()
                       .writer(WriterSettings.of(scenario.table().name()))
                       .write(segment));
-      while (!armed.isEmpty()) {
-        FaultInjection.complete(scenario, armed.remove(0));
+      List<FaultRecord> faults = new ArrayList<>();
+      WriteReport written = null;
+      try {
+        while (!armed.isEmpty()) {
+          faults.add(FaultInjection.complete(scenario, armed.remove(0)));
+        }
+        written = writes.await(writing);
+      } finally {
+        for (FaultRecord fault : faults) {
+          scenario.record().fault(FaultInjection.withWriter(fault, written));
+        }
       }
-      writes.await(writing);
     }
   }
 
@@ -104,7 +115,7 @@ public final class FaultPhase implements Phase {
       throws Exception {
     try (BackgroundWrites writes = writes(scenario)) {
       CountDownLatch armedOrGrace = new CountDownLatch(1);
-      Future<?> writing =
+      Future<WriteReport> writing =
           writes.submit(
               () -> {
                 armedOrGrace.await(ARMING_GRACE.toMillis(), TimeUnit.MILLISECONDS);
@@ -119,8 +130,13 @@ public final class FaultPhase implements Phase {
       } finally {
         armedOrGrace.countDown();
       }
-      FaultInjection.complete(scenario, armed);
-      writes.await(writing);
+      FaultRecord fault = FaultInjection.complete(scenario, armed);
+      WriteReport written = null;
+      try {
+        written = writes.await(writing);
+      } finally {
+        scenario.record().fault(FaultInjection.withWriter(fault, written));
+      }
     }
   }
 

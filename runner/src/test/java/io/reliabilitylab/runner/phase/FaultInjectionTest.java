@@ -47,7 +47,7 @@ class FaultInjectionTest {
     Scenario scenario = scenario(fault);
 
     FaultInjection.Armed armed = FaultInjection.arm(scenario, BarePipeline.create(), 0, () -> {});
-    FaultInjection.complete(scenario, armed);
+    scenario.record().fault(FaultInjection.complete(scenario, armed));
     scenario.record().check(CheckResult.passed("snapshot-diff", "no difference", Evidence.NONE));
     RunRecord record = scenario.record().finishedAt(Instant.now()).build();
 
@@ -73,6 +73,49 @@ class FaultInjectionTest {
 
     assertThat(fault.injections).isOne();
     assertThat(armed.spec().id()).startsWith("srl-fault-1-");
+  }
+
+  @Test
+  void theWritersReconnectionsJoinTheRecoveryDetails() {
+    Instant at = Instant.parse("2026-12-06T21:00:00Z");
+    FaultRecord fault =
+        FaultRecord.of(
+            new io.reliabilitylab.spi.fault.FaultSpec(
+                "srl-fault-1-source-crash",
+                "source-crash",
+                new io.reliabilitylab.spi.fault.FaultPosition.Now(),
+                java.util.Map.of()),
+            io.reliabilitylab.spi.fault.FaultEvidence.builder(
+                    "srl-fault-1-source-crash", "source-crash", at)
+                .fired(at)
+                .what("killed")
+                .proof("a new server pid")
+                .build(),
+            io.reliabilitylab.spi.fault.RecoveryEvidence.builder(at).detail("own", "kept").build());
+    io.reliabilitylab.workload.WriteReport written =
+        new io.reliabilitylab.workload.WriteReport(
+            2,
+            5,
+            2,
+            java.time.Duration.ofMillis(10),
+            new long[] {1, 2},
+            List.of(
+                new io.reliabilitylab.workload.WriterReconnection(
+                    "Writing transaction 7 (1 of 2)", "Connection reset", true)));
+
+    FaultRecord amended = FaultInjection.withWriter(fault, written);
+
+    assertThat(amended.recovery().details())
+        .containsEntry("own", "kept")
+        .containsEntry("writer_reconnections", "1")
+        .hasEntrySatisfying(
+            "writer_reconnection_1",
+            line ->
+                assertThat(line)
+                    .startsWith(
+                        "Writing transaction 7 (1 of 2) lost the connection (Connection reset)")
+                    .contains("had committed them, so they were not written again"));
+    assertThat(FaultInjection.withWriter(fault, null)).isSameAs(fault);
   }
 
   private Scenario scenario(FaultInjector fault) throws Exception {

@@ -5,11 +5,13 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 import io.reliabilitylab.workload.SourceChange;
 import io.reliabilitylab.workload.SourceTransaction;
 import io.reliabilitylab.workload.WriteReport;
+import io.reliabilitylab.workload.WriterReconnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -159,6 +161,7 @@ public final class CommitLoop {
       throws SQLException, InterruptedException {
     Objects.requireNonNull(transactions, "transactions");
     long[] commitMicros = new long[transactions.size()];
+    List<WriterReconnection> reconnections = new ArrayList<>();
     long changes = 0;
     long commits = 0;
     long started = System.nanoTime();
@@ -189,7 +192,11 @@ public final class CommitLoop {
           if (reconnection == null || !Reconnection.lost(current.connection())) {
             throw withContext(what + " failed", e);
           }
-          if (reconnection.reconnectAndAskCommitted(what, e, group)) {
+          boolean committed = reconnection.reconnectAndAskCommitted(what, e, group);
+          reconnections.add(
+              new WriterReconnection(
+                  describe(transactions, first, end), Reconnection.cause(e), committed));
+          if (committed) {
             break;
           }
           // not committed: written again on the new session
@@ -211,7 +218,8 @@ public final class CommitLoop {
         changes,
         commits,
         Duration.ofNanos(System.nanoTime() - started),
-        commitMicros);
+        commitMicros,
+        reconnections);
   }
 
   private static String describe(List<SourceTransaction> transactions, int first, int end) {

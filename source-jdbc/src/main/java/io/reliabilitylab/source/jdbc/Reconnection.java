@@ -35,7 +35,20 @@ final class Reconnection {
     return current != null ? current : first;
   }
 
-  private static String firstLine(@Nullable String message) {
+  /**
+   * The first line of what lost the connection: for a failed batch the server's own error behind it
+   * (pgjdbc quotes the whole batch entry, rows included, in the batch's message).
+   */
+  static String cause(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && sql.getNextException() != null) {
+        return firstLine(sql.getNextException().getMessage());
+      }
+    }
+    return firstLine(failure.getMessage());
+  }
+
+  static String firstLine(@Nullable String message) {
     String text = String.valueOf(message);
     int newline = text.indexOf('\n');
     return newline < 0 ? text : text.substring(0, newline);

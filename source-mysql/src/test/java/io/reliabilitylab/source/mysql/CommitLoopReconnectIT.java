@@ -79,6 +79,15 @@ class CommitLoopReconnectIT {
     assertThat(listened)
         .containsExactlyElementsOf(workload.transactions().stream().map(t -> t.ordinal()).toList());
     assertThat(report.transactions()).isEqualTo(workload.transactions().size());
+    // the report names the lost commit and what the database said of it
+    assertThat(report.reconnections())
+        .singleElement()
+        .satisfies(
+            reconnection -> {
+              assertThat(reconnection.committed()).isEqualTo(commitBeforeLosingIt);
+              assertThat(reconnection.transactions()).startsWith("Writing transaction");
+              assertThat(reconnection.failure()).isNotBlank();
+            });
     List<Row> rows = new ArrayList<>();
     try (CloseableIterator<Row> read = SourceRowReader.orders(source).open()) {
       read.forEachRemaining(rows::add);

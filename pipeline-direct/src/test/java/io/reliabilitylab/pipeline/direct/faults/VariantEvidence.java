@@ -118,7 +118,11 @@ public final class VariantEvidence {
     assertThat(details.get("new_pid")).isNotEqualTo(details.get("killed_pid"));
     assertThat(details).containsKeys("killed_at", "restarted_at", "server_uptime_s");
     assertThat(crash.faults().get(0).recovery().details())
-        .containsKeys("reconnected_at", "reader_connection_id");
+        .containsKeys("reconnected_at", "reader_connection_id")
+        // the server died under the writer, which reconnected and asked what had been committed
+        .containsKey("writer_reconnections")
+        .hasEntrySatisfying(
+            "writer_reconnection_1", line -> assertThat(line).contains("lost the connection ("));
   }
 
   /** The job restored from its retained checkpoint is a new job, on a cluster in this JVM. */
