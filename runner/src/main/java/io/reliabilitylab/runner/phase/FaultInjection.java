@@ -2,6 +2,7 @@ package io.reliabilitylab.runner.phase;
 
 import io.reliabilitylab.faults.FaultIds;
 import io.reliabilitylab.kit.CapabilityCheck;
+import io.reliabilitylab.kit.SkippedFault;
 import io.reliabilitylab.record.FaultRecord;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.PlannedFault;
@@ -19,6 +20,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.workload.WriteReport;
 import io.reliabilitylab.workload.WriterReconnection;
+import io.reliabilitylab.workload.oracle.Oracle;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,9 +68,38 @@ final class FaultInjection {
     Instant injectedAt = scenario.clock().instant();
     // The runner checks what the fault declares, so that a plugin fault that forgets to check is
     // skipped too (the run is then inconclusive), never injected into a pipeline it cannot prove.
-    Optional<FaultHandle> skipped = CapabilityCheck.skipIfMissing(injector, context);
+    Optional<FaultHandle> skipped =
+        CapabilityCheck.skipIfMissing(injector, context)
+            .or(
+                () ->
+                    unreachable(scenario, position).map(why -> SkippedFault.because(context, why)));
     FaultHandle handle = skipped.isPresent() ? skipped.get() : injector.inject(context);
     return new Armed(injector, spec, handle, injectedAt);
+  }
+
+  /**
+   * Why {@code position} cannot be reached in this scenario, or empty: a snapshot-phase position
+   * counts the rows of the table's snapshot, which holds the preloaded table's live rows, not the
+   * changes written; a position past them would wait for the catch-up timeout and then read as a
+   * fault that did not fire.
+   */
+  static Optional<String> unreachable(Scenario scenario, FaultPosition position) {
+    if (!(position instanceof FaultPosition.SnapshotPhase phase)) {
+      return Optional.empty();
+    }
+    int rows =
+        Oracle.expect(scenario.workload().prefix(scenario.baselineCount())).currentRows().size();
+    if (phase.rows() < rows) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "snapshot-phase:"
+            + phase.rows()
+            + " needs more than "
+            + phase.rows()
+            + " rows in the table's snapshot, and the preloaded table holds "
+            + rows
+            + " (keys updated and deleted count once or not at all): raise --events");
   }
 
   /**

@@ -14,6 +14,7 @@ import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultEvidence;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import io.reliabilitylab.spi.fault.RecoveryEvidence;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,7 +120,34 @@ class FaultInjectionTest {
     assertThat(FaultInjection.withWriter(fault, null)).isSameAs(fault);
   }
 
+  @Test
+  void aSnapshotPhasePositionPastThePreloadedRowsIsSkippedSayingWhy() throws Exception {
+    // 10 events preload a table of fewer than 50 live rows: snapshot-phase:50 can never fire
+    Scenario few = scenario(new ForgetfulFault(Set.of()), new FaultPosition.SnapshotPhase(50));
+    assertThat(FaultInjection.unreachable(few, new FaultPosition.SnapshotPhase(50)))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .startsWith("snapshot-phase:50 needs more than 50 rows")
+                    .contains("raise --events"));
+    assertThat(FaultInjection.unreachable(few, new FaultPosition.SnapshotPhase(0))).isEmpty();
+    assertThat(FaultInjection.unreachable(few, new FaultPosition.Now())).isEmpty();
+
+    ForgetfulFault fault = new ForgetfulFault(Set.of());
+    Scenario scenario = scenario(fault, new FaultPosition.SnapshotPhase(50));
+    FaultInjection.Armed armed = FaultInjection.arm(scenario, BarePipeline.create(), 0, () -> {});
+    assertThat(fault.injections).isZero();
+    FaultRecord skipped = FaultInjection.complete(scenario, armed);
+    assertThat(skipped.evidence().status()).isEqualTo(FaultStatus.SKIPPED);
+    assertThat(skipped.evidence().reason()).contains("snapshot-phase:50 needs more than 50 rows");
+  }
+
   private Scenario scenario(FaultInjector fault) throws Exception {
+    return scenario(fault, null);
+  }
+
+  private Scenario scenario(FaultInjector fault, @Nullable FaultPosition position)
+      throws Exception {
     Lab lab =
         new Lab(
             new StubSource(),
@@ -131,7 +160,7 @@ class FaultInjectionTest {
             null);
     ScenarioPlan plan =
         ScenarioPlan.of("bare", "baseline", 1, 10)
-            .withFaults(fault.name(), List.of(PlannedFault.of(fault.name())));
+            .withFaults(fault.name(), List.of(new PlannedFault(fault.name(), position, Map.of())));
     return Scenario.begin(
         lab, plan, WorkloadGenerator.generate(WorkloadConfig.of(plan.events(), plan.seed())));
   }
