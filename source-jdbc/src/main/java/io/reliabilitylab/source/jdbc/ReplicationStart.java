@@ -11,8 +11,8 @@ import org.apiguardian.api.API;
  * @param slot the replication slot streamed from
  * @param at when, as the server's log wrote it
  * @param requested the position the client asked to start at; empty when the server did not log it
- * @param startedAfter the position after which the server streams committed transactions: the
- *     slot's confirmed position, or the requested one where the server moved the start forward
+ * @param startedAfter the slot's confirmed position, after which the server streams committed
+ *     transactions; where it is past the requested one, the server moved the start forward to it
  * @param skipped whether the server started later than requested: it never sent the client what was
  *     committed between the two positions
  */
