@@ -40,7 +40,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -89,25 +88,7 @@ final class ReconcileCommand implements Callable<Integer> {
       description = "The source table in the URL's database, e.g. orders.")
   private String sourceTable = "";
 
-  @Option(
-      names = "--warehouse",
-      description = "The Iceberg warehouse: a Hadoop catalog directory. Give it or --catalog-uri.")
-  private @Nullable Path warehouse;
-
-  @Option(
-      names = "--catalog-uri",
-      description =
-          "An Iceberg REST catalog's URI, e.g. http://127.0.0.1:8181, instead of --warehouse.")
-  private @Nullable String catalogUri;
-
-  @Option(
-      names = "--catalog-property",
-      paramLabel = "KEY=VALUE",
-      description =
-          "A property for the REST catalog's client, repeatable: warehouse, credential, io-impl,"
-              + " s3.endpoint, s3.path-style-access, s3.access-key-id, ... Values of secrets"
-              + " (credential, token, keys, passwords) are never recorded or printed.")
-  private Map<String, String> catalogProperties = new LinkedHashMap<>();
+  @Mixin private CatalogOptions catalogOptions = new CatalogOptions();
 
   @Option(
       names = "--iceberg-table",
@@ -152,20 +133,7 @@ final class ReconcileCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     DeliverySemantics deliverySemantics = parseSemantics();
     TableIdentifier tableId = parseTableId();
-    if ((warehouse == null) == (catalogUri == null)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "Give the Iceberg catalog once: --warehouse DIR (a Hadoop catalog) or --catalog-uri URI"
-              + " (a REST catalog), not "
-              + (warehouse == null ? "neither" : "both")
-              + ".");
-    }
-    if (warehouse != null && !catalogProperties.isEmpty()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--catalog-property is for a REST catalog (--catalog-uri); a Hadoop warehouse takes"
-              + " none.");
-    }
+    catalogOptions.validate(spec);
     OutputDirectory.require(spec, out);
     CdcSource source = sourceOptions.open(spec);
     try (source) {
@@ -178,11 +146,10 @@ final class ReconcileCommand implements Callable<Integer> {
 
   private int reconcile(CdcSource source, TableIdentifier tableId, DeliverySemantics semantics)
       throws Exception {
-    if (warehouse != null && !Files.isDirectory(warehouse)) {
-      throw new EnvironmentProblem(
-          "the Iceberg warehouse "
-              + warehouse.toAbsolutePath()
-              + " is not a directory: give the Hadoop catalog directory that holds the table");
+    try {
+      catalogOptions.requireWarehouseDirectory();
+    } catch (IllegalArgumentException e) {
+      throw new EnvironmentProblem(e.getMessage());
     }
     TableSchema sourceSchema = sourceSchema(source);
     try (IcebergCatalog catalog = openCatalog()) {
@@ -192,7 +159,7 @@ final class ReconcileCommand implements Callable<Integer> {
                 + tableId
                 + " in the "
                 + catalog.description()
-                + tablesIn(catalog, tableId));
+                + CatalogOptions.tablesIn(catalog, tableId));
       }
       Table table = catalog.catalog().loadTable(tableId);
       requireSameColumns(sourceSchema, table);
@@ -403,29 +370,12 @@ final class ReconcileCommand implements Callable<Integer> {
     }
   }
 
-  /** The catalog the table is in: the Hadoop warehouse directory or the REST catalog. */
+  /** The catalog the table is in; one that does not answer is an environment problem. */
   private IcebergCatalog openCatalog() {
-    if (warehouse != null) {
-      return IcebergCatalog.hadoop(warehouse);
-    }
     try {
-      return IcebergCatalog.rest(Objects.requireNonNull(catalogUri), catalogProperties);
+      return catalogOptions.open();
     } catch (IllegalArgumentException e) {
       throw new EnvironmentProblem(e.getMessage());
-    }
-  }
-
-  private static String tablesIn(IcebergCatalog catalog, TableIdentifier tableId) {
-    try {
-      List<TableIdentifier> tables = catalog.catalog().listTables(tableId.namespace());
-      return tables.isEmpty()
-          ? "; namespace " + tableId.namespace() + " holds no table"
-          : "; namespace "
-              + tableId.namespace()
-              + " holds "
-              + tables.stream().map(TableIdentifier::toString).sorted().toList();
-    } catch (RuntimeException e) {
-      return "; namespace " + tableId.namespace() + " does not exist";
     }
   }
 

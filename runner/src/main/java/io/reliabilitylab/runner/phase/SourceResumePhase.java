@@ -52,11 +52,12 @@ public final class SourceResumePhase implements Phase {
    * server moved forward; inconclusive when the log shows none.
    */
   static CheckResult judge(String slot, List<ReplicationStart> starts) {
+    long skipped = starts.stream().filter(ReplicationStart::skipped).count();
     Evidence.Builder evidence =
         Evidence.builder()
             .fact("slot", slot)
             .count("starts", starts.size())
-            .count("skipped", starts.stream().filter(ReplicationStart::skipped).count());
+            .count("skipped", skipped);
     int n = 0;
     for (ReplicationStart start : starts) {
       n++;
@@ -76,7 +77,6 @@ public final class SourceResumePhase implements Phase {
                     + " never reached the job"));
       }
     }
-    long skipped = starts.stream().filter(ReplicationStart::skipped).count();
     if (starts.isEmpty()) {
       return CheckResult.inconclusive(
           NAME,
