@@ -7,6 +7,9 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * Jetty, listening on a free port of the loopback interface only. Behind it a JDBC catalog on an
  * SQLite file in {@code directory}: a commit swaps a table's metadata location with a conditional
  * update, so concurrent committers conflict and retry through the service, as they do against a
- * team's own catalog. Table files go under {@code directory/warehouse}.
+ * team's own catalog. Table files go under {@code directory/warehouse}, or under an object store's
+ * location through its FileIO.
  *
  * <pre>{@code
  * try (EmbeddedRestCatalog catalog = EmbeddedRestCatalog.start(directory)) {
@@ -46,13 +50,16 @@ public final class EmbeddedRestCatalog implements AutoCloseable {
   private static final String LOOPBACK = "127.0.0.1";
 
   private final Server server;
+  private final CommitResponseLoss servlet;
   private final Catalog backend;
   private final Path directory;
   private final String uri;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private EmbeddedRestCatalog(Server server, Catalog backend, Path directory, String uri) {
+  private EmbeddedRestCatalog(
+      Server server, CommitResponseLoss servlet, Catalog backend, Path directory, String uri) {
     this.server = server;
+    this.servlet = servlet;
     this.backend = backend;
     this.directory = directory;
     this.uri = uri;
@@ -62,20 +69,43 @@ public final class EmbeddedRestCatalog implements AutoCloseable {
    * Starts a catalog whose database and warehouse live in {@code directory} (created if absent).
    */
   public static EmbeddedRestCatalog start(Path directory) {
-    Objects.requireNonNull(directory, "directory");
-    Path absolute = directory.toAbsolutePath().normalize();
-    Path warehouse = absolute.resolve("warehouse");
+    Path warehouse =
+        Objects.requireNonNull(directory, "directory")
+            .toAbsolutePath()
+            .normalize()
+            .resolve("warehouse");
     try {
       Files.createDirectories(warehouse);
     } catch (IOException e) {
       throw new UncheckedIOException(
+          "Cannot create the REST catalog's directory " + directory + ": check its permissions", e);
+    }
+    return start(directory, warehouse.toUri().toString(), Map.of());
+  }
+
+  /**
+   * Starts a catalog whose database lives in {@code directory} and whose tables go under {@code
+   * warehouseLocation} (an {@code s3://bucket/prefix}, say), written through the FileIO that {@code
+   * ioProperties} configure ({@code io-impl}, endpoint, credentials); empty: Hadoop's file systems.
+   */
+  public static EmbeddedRestCatalog start(
+      Path directory, String warehouseLocation, Map<String, String> ioProperties) {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(warehouseLocation, "warehouseLocation");
+    Objects.requireNonNull(ioProperties, "ioProperties");
+    Path absolute = directory.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(absolute);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
           "Cannot create the REST catalog's directory " + absolute + ": check its permissions", e);
     }
-    Catalog backend = backend(absolute.resolve("catalog.db"), warehouse);
+    Catalog backend = backend(absolute.resolve("catalog.db"), warehouseLocation, ioProperties);
     Server server = new Server(new InetSocketAddress(LOOPBACK, 0));
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
-    context.addServlet(
-        new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
+    CommitResponseLoss servlet =
+        new CommitResponseLoss(new RESTCatalogServlet(new RESTCatalogAdapter(backend)));
+    context.addServlet(new ServletHolder(servlet), "/*");
     server.setHandler(context);
     try {
       server.start();
@@ -84,32 +114,30 @@ public final class EmbeddedRestCatalog implements AutoCloseable {
       throw new IllegalStateException(
           "The embedded Iceberg REST catalog did not start: " + e.getMessage(), e);
     }
-    int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+    int port = connector.getLocalPort();
+    // listening again after an outage must reopen the same port
+    connector.setPort(port);
     String uri = "http://" + LOOPBACK + ":" + port;
     LOG.info(
         "Embedded Iceberg REST catalog at {} (JDBC catalog on SQLite, warehouse {})",
         uri,
-        warehouse);
-    return new EmbeddedRestCatalog(server, backend, absolute, uri);
+        warehouseLocation);
+    return new EmbeddedRestCatalog(server, servlet, backend, absolute, uri);
   }
 
   /**
    * The catalog behind the service: Iceberg's JDBC catalog on an SQLite file (one file, so that the
    * pool's connections share it; an in-memory SQLite database exists once per connection).
    */
-  private static Catalog backend(Path database, Path warehouse) {
-    return CatalogUtil.buildIcebergCatalog(
-        "rest_backend",
-        Map.of(
-            CatalogUtil.ICEBERG_CATALOG_TYPE,
-            CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC,
-            CatalogProperties.URI,
-            "jdbc:sqlite:" + database,
-            "jdbc.schema-version",
-            "V1",
-            CatalogProperties.WAREHOUSE_LOCATION,
-            warehouse.toUri().toString()),
-        new Configuration());
+  private static Catalog backend(
+      Path database, String warehouseLocation, Map<String, String> ioProperties) {
+    Map<String, String> properties = new HashMap<>(ioProperties);
+    properties.put(CatalogUtil.ICEBERG_CATALOG_TYPE, CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC);
+    properties.put(CatalogProperties.URI, "jdbc:sqlite:" + database);
+    properties.put("jdbc.schema-version", "V1");
+    properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouseLocation);
+    return CatalogUtil.buildIcebergCatalog("rest_backend", properties, new Configuration());
   }
 
   /** The service's base URI, e.g. {@code http://127.0.0.1:41234}: a client's {@code uri}. */
@@ -121,6 +149,61 @@ public final class EmbeddedRestCatalog implements AutoCloseable {
   public Path directory() {
     return directory;
   }
+
+  /**
+   * Arms the service: the next {@code commits} successful commits to {@code table} (its name
+   * without namespace) are applied, and each one's response is replaced by an HTTP 500, so the
+   * committing client cannot know whether its commit landed.
+   */
+  public void loseCommitResponses(String table, int commits) {
+    Objects.requireNonNull(table, "table");
+    if (commits < 1) {
+      throw new IllegalArgumentException("commits must be at least 1, got " + commits);
+    }
+    servlet.arm(table, commits);
+  }
+
+  /** The commits applied whose responses were lost so far, oldest first. */
+  public List<LostResponse> lostResponses() {
+    return servlet.lost();
+  }
+
+  /** How many requests the service has answered (or lost the answer of) since it started. */
+  public long requestsServed() {
+    return servlet.served();
+  }
+
+  /**
+   * Stops listening and closes every open connection: clients are refused, as when the service is
+   * down, until {@link #startListening()}. The catalog's state is kept.
+   */
+  public synchronized void stopListening() throws Exception {
+    ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+    connector.stop();
+    connector.getConnectedEndPoints().forEach(endPoint -> endPoint.close());
+    LOG.info("Embedded Iceberg REST catalog at {} stopped listening", uri);
+  }
+
+  /** Listens again on the same port. */
+  public synchronized void startListening() throws Exception {
+    ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+    connector.start();
+    LOG.info("Embedded Iceberg REST catalog at {} listens again", uri);
+  }
+
+  /** Whether the service accepts connections now. */
+  public boolean listening() {
+    return ((ServerConnector) server.getConnectors()[0]).isRunning();
+  }
+
+  /**
+   * A commit the service applied and whose response it lost.
+   *
+   * @param table the table's name without namespace
+   * @param at when the response was replaced
+   * @param metadataLocation the table's new metadata file, as the lost response named it
+   */
+  public record LostResponse(String table, Instant at, String metadataLocation) {}
 
   @Override
   public void close() {

@@ -14,11 +14,13 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
@@ -94,5 +96,50 @@ class EmbeddedRestCatalogIT {
                         HttpRequest.newBuilder(URI.create(uri + "/v1/config")).build(),
                         HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(ConnectException.class);
+  }
+
+  @Test
+  void aLostCommitResponseLeavesTheCommitAppliedAndTheClientUnsure() throws Exception {
+    try (EmbeddedRestCatalog catalog = EmbeddedRestCatalog.start(directory);
+        RESTCatalog client = client(catalog)) {
+      client.createNamespace(Namespace.of("lab"));
+      Table table = client.createTable(TABLE, SCHEMA);
+      catalog.loseCommitResponses(TABLE.name(), 1);
+
+      assertThatThrownBy(() -> table.newAppend().appendFile(file(table, "lost")).commit())
+          .isInstanceOf(CommitStateUnknownException.class);
+
+      assertThat(catalog.lostResponses())
+          .singleElement()
+          .satisfies(
+              lost -> {
+                assertThat(lost.table()).isEqualTo(TABLE.name());
+                assertThat(lost.metadataLocation()).endsWith(".metadata.json");
+              });
+      Table read = client.loadTable(TABLE);
+      assertThat(read.snapshots()).hasSize(1);
+      assertThat(((HasTableOperations) read).operations().current().metadataFileLocation())
+          .isEqualTo(catalog.lostResponses().get(0).metadataLocation());
+      // armed once: the next commit is answered
+      read.newAppend().appendFile(file(read, "answered")).commit();
+      assertThat(client.loadTable(TABLE).snapshots()).hasSize(2);
+    }
+  }
+
+  @Test
+  void aServiceThatStopsListeningRefusesClientsUntilItListensAgainOnTheSamePort() throws Exception {
+    try (EmbeddedRestCatalog catalog = EmbeddedRestCatalog.start(directory);
+        RESTCatalog client = client(catalog)) {
+      client.createNamespace(Namespace.of("lab"));
+      client.createTable(TABLE, SCHEMA);
+
+      catalog.stopListening();
+      assertThat(catalog.listening()).isFalse();
+      assertThatThrownBy(() -> client.loadTable(TABLE)).isInstanceOf(RuntimeException.class);
+
+      catalog.startListening();
+      assertThat(catalog.listening()).isTrue();
+      assertThat(client.loadTable(TABLE).name()).endsWith("orders_current");
+    }
   }
 }

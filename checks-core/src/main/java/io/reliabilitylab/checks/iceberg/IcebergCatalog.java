@@ -12,7 +12,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apiguardian.api.API;
 
@@ -54,8 +56,26 @@ public final class IcebergCatalog implements Closeable {
     return new IcebergCatalog(
         warehouse.catalog(),
         "Hadoop catalog " + warehouse.directory(),
-        Map.of("iceberg.catalog", "hadoop", "iceberg.warehouse", warehouse.directory().toString()),
+        recordedHadoop(warehouse.directory()),
         warehouse::close);
+  }
+
+  /** What a run record shows of a Hadoop catalog on {@code directory}. */
+  static Map<String, String> recordedHadoop(Path directory) {
+    return Map.of("iceberg.catalog", "hadoop", "iceberg.warehouse", directory.toString());
+  }
+
+  /** What a run record shows of a REST catalog: its URI and properties, secrets masked. */
+  static Map<String, String> recordedRest(String uri, Map<String, String> properties) {
+    Map<String, String> recorded = new TreeMap<>();
+    recorded.put("iceberg.catalog", "rest");
+    recorded.put("iceberg.catalog-uri", uri);
+    properties.forEach(
+        (name, value) ->
+            recorded.put(
+                "iceberg.catalog-property." + name,
+                secret(name) ? "(secret, not recorded)" : value));
+    return recorded;
   }
 
   /**
@@ -82,21 +102,18 @@ public final class IcebergCatalog implements Closeable {
               + "): check --catalog-uri and that the catalog runs",
           e);
     }
-    Map<String, String> recorded = new TreeMap<>();
-    recorded.put("iceberg.catalog", "rest");
-    recorded.put("iceberg.catalog-uri", uri);
-    properties.forEach(
-        (name, value) ->
-            recorded.put(
-                "iceberg.catalog-property." + name,
-                secret(name) ? "(secret, not recorded)" : value));
-    return new IcebergCatalog(client, "REST catalog " + uri, recorded, client);
+    return new IcebergCatalog(client, "REST catalog " + uri, recordedRest(uri, properties), client);
   }
 
   /** Whether a catalog property's value is a secret. */
   public static boolean secret(String propertyName) {
     String name = propertyName.toLowerCase(Locale.ROOT);
     return SECRET_WORDS.stream().anyMatch(name::contains);
+  }
+
+  /** Loads a table with its latest metadata. */
+  public Table load(TableIdentifier id) {
+    return catalog.loadTable(id);
   }
 
   /** The catalog, to load and list tables. */

@@ -13,9 +13,7 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 import org.apiguardian.api.API;
 import org.slf4j.Logger;
@@ -104,37 +102,14 @@ public final class IcebergWarehouse implements AutoCloseable {
   /** Creates a table unless it exists, and returns it. */
   public Table createIfAbsent(
       TableIdentifier id, Schema schema, PartitionSpec spec, Map<String, String> properties) {
-    if (!catalog.namespaceExists(id.namespace())) {
-      catalog.createNamespace(id.namespace());
-    }
-    if (catalog.tableExists(id)) {
-      return catalog.loadTable(id);
-    }
-    try {
-      Table table = catalog.createTable(id, schema, spec, properties);
-      LOG.info("Created Iceberg table {} at {}", id, table.location());
-      return table;
-    } catch (AlreadyExistsException e) {
-      // Another process created it between the check and the create: use theirs.
-      return catalog.loadTable(id);
-    }
+    return CatalogTables.createIfAbsent(catalog, id, schema, spec, properties);
   }
 
   /**
    * Creates {@code orders_current} and {@code orders_changelog} in a namespace unless they exist.
    */
   public void createOrdersTablesIfAbsent(String namespace) {
-    Namespace ns = Namespace.of(namespace);
-    createIfAbsent(
-        TableIdentifier.of(ns, OrdersTables.CURRENT),
-        OrdersTables.CURRENT_SCHEMA,
-        OrdersTables.PARTITIONING,
-        OrdersTables.PROPERTIES);
-    createIfAbsent(
-        TableIdentifier.of(ns, OrdersTables.CHANGELOG),
-        OrdersTables.CHANGELOG_SCHEMA,
-        OrdersTables.PARTITIONING,
-        OrdersTables.PROPERTIES);
+    CatalogTables.createOrdersTablesIfAbsent(catalog, namespace);
   }
 
   /** Loads a table with its latest metadata. */
