@@ -279,7 +279,7 @@ public final class SinkCommitFailureInjector extends BuiltInFault {
    * How often each sink table committed the checkpoint the fault hit (exactly once means one), and
    * any checkpoint committed more than once: what the variants promise, for the record.
    */
-  private static Map<String, String> commitsOf(
+  static Map<String, String> commitsOf(
       PipelineView view, Map<String, Set<Long>> before, long checkpoint, AtomicLong target)
       throws Exception {
     Map<String, String> details = new LinkedHashMap<>();

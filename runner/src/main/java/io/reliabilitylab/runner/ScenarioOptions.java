@@ -2,6 +2,7 @@ package io.reliabilitylab.runner;
 
 import static io.reliabilitylab.spi.pipeline.LabOptions.CHECKPOINTS_PATH;
 import static io.reliabilitylab.spi.pipeline.LabOptions.FLINK_CLUSTER_DIRECTORY;
+import static io.reliabilitylab.spi.pipeline.LabOptions.SINK_CATALOG_DIRECTORY;
 import static io.reliabilitylab.spi.pipeline.LabOptions.WAREHOUSE_PATH;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
@@ -23,7 +24,8 @@ public final class ScenarioOptions {
 
   /**
    * The scenario's own sink and checkpoint directories, and beside the scenarios the directory of a
-   * Flink cluster of processes, which the scenarios of a suite share.
+   * Flink cluster of processes and of the embedded sink catalog, which the scenarios of a suite
+   * share.
    */
   public static Map<String, String> of(Path scenarioDirectory) {
     Map<String, String> options = new LinkedHashMap<>();
@@ -32,6 +34,7 @@ public final class ScenarioOptions {
     Path absolute = scenarioDirectory.toAbsolutePath().normalize();
     Path suite = absolute.getParent() != null ? absolute.getParent() : absolute;
     options.put(FLINK_CLUSTER_DIRECTORY, suite.resolve("flink-cluster").toString());
+    options.put(SINK_CATALOG_DIRECTORY, suite.resolve("sink-catalog").toString());
     return options;
   }
 }

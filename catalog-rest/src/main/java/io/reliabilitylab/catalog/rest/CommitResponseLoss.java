@@ -37,12 +37,9 @@ final class CommitResponseLoss extends HttpServlet {
   private static final Pattern COMMIT =
       Pattern.compile("^/v1/(?:[^/]+/)?namespaces/([^/]+)/tables/([^/]+)$");
 
-  private static final String LOST_BODY =
-      "{\"error\":{\"message\":\"The reliability lab lost this commit's response: the commit was"
-          + " applied\",\"type\":\"ServiceFailureException\",\"code\":500}}";
-
   private final transient HttpServlet delegate;
   private final transient Map<String, AtomicInteger> armed = new ConcurrentHashMap<>();
+  private final transient Map<String, String> messages = new ConcurrentHashMap<>();
   private final transient List<EmbeddedRestCatalog.LostResponse> lost = new ArrayList<>();
   private final AtomicLong served = new AtomicLong();
 
@@ -55,7 +52,8 @@ final class CommitResponseLoss extends HttpServlet {
     delegate.init(getServletConfig());
   }
 
-  void arm(String table, int commits) {
+  void arm(String table, int commits, String message) {
+    messages.put(table, message);
     armed.computeIfAbsent(table, t -> new AtomicInteger()).addAndGet(commits);
   }
 
@@ -90,13 +88,32 @@ final class CommitResponseLoss extends HttpServlet {
     }
     response.setStatus(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
     response.setContentType("application/json");
-    response.getOutputStream().write(LOST_BODY.getBytes(StandardCharsets.UTF_8));
+    response
+        .getOutputStream()
+        .write(errorBody(messages.get(table)).getBytes(StandardCharsets.UTF_8));
   }
 
   private static String committedTable(HttpServletRequest request) {
     String path = request.getRequestURI().substring(request.getContextPath().length());
     Matcher matcher = COMMIT.matcher(path);
     return matcher.matches() ? URLDecoder.decode(matcher.group(2), StandardCharsets.UTF_8) : null;
+  }
+
+  /** Iceberg's REST error response with {@code message}, JSON-escaped. */
+  static String errorBody(String message) {
+    StringBuilder escaped = new StringBuilder();
+    for (char c : message.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        escaped.append('\\').append(c);
+      } else if (c < 0x20) {
+        escaped.append(' ');
+      } else {
+        escaped.append(c);
+      }
+    }
+    return "{\"error\":{\"message\":\""
+        + escaped
+        + "\",\"type\":\"ServiceFailureException\",\"code\":500}}";
   }
 
   /** The new metadata file the applied commit's response named; empty if none. */

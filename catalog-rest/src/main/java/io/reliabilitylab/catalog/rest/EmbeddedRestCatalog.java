@@ -152,15 +152,16 @@ public final class EmbeddedRestCatalog implements AutoCloseable {
 
   /**
    * Arms the service: the next {@code commits} successful commits to {@code table} (its name
-   * without namespace) are applied, and each one's response is replaced by an HTTP 500, so the
-   * committing client cannot know whether its commit landed.
+   * without namespace) are applied, and each one's response is replaced by an HTTP 500 carrying
+   * {@code message}, so the committing client cannot know whether its commit landed.
    */
-  public void loseCommitResponses(String table, int commits) {
+  public void loseCommitResponses(String table, int commits, String message) {
     Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(message, "message");
     if (commits < 1) {
       throw new IllegalArgumentException("commits must be at least 1, got " + commits);
     }
-    servlet.arm(table, commits);
+    servlet.arm(table, commits, message);
   }
 
   /** The commits applied whose responses were lost so far, oldest first. */

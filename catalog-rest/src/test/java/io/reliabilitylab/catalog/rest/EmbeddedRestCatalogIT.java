@@ -104,10 +104,11 @@ class EmbeddedRestCatalogIT {
         RESTCatalog client = client(catalog)) {
       client.createNamespace(Namespace.of("lab"));
       Table table = client.createTable(TABLE, SCHEMA);
-      catalog.loseCommitResponses(TABLE.name(), 1);
+      catalog.loseCommitResponses(TABLE.name(), 1, "lost by \"fault-7\"");
 
       assertThatThrownBy(() -> table.newAppend().appendFile(file(table, "lost")).commit())
-          .isInstanceOf(CommitStateUnknownException.class);
+          .isInstanceOf(CommitStateUnknownException.class)
+          .hasMessageContaining("lost by \"fault-7\"");
 
       assertThat(catalog.lostResponses())
           .singleElement()

@@ -42,6 +42,18 @@ final class PipelineOptions {
   private @Nullable String flinkCluster;
 
   @Option(
+      names = "--sink-catalog",
+      paramLabel = "CATALOG",
+      description =
+          "Where the Iceberg tables live: hadoop (a warehouse directory per scenario, the"
+              + " default), embedded-rest (an Iceberg REST catalog the lab runs over an"
+              + " S3-compatible object store it runs, data and metadata on the store) or"
+              + " rest=<URI> (your REST catalog; its client properties with --pipeline-option"
+              + " sink.catalog.property.<name>=<value>, the object store's keys from the AWS"
+              + " environment).")
+  private @Nullable String sinkCatalog;
+
+  @Option(
       names = "--catch-up-timeout",
       defaultValue = "120s",
       converter = DurationConverter.class,
@@ -84,7 +96,23 @@ final class PipelineOptions {
     if (flinkCluster != null) {
       options.put(LabOptions.FLINK_CLUSTER, flinkCluster);
     }
+    if (sinkCatalog != null) {
+      options.putAll(sinkCatalogOptions(sinkCatalog));
+    }
     options.putAll(extra);
+    return options;
+  }
+
+  /** {@code --sink-catalog}'s value as pipeline options; a REST URI follows {@code rest=}. */
+  static Map<String, String> sinkCatalogOptions(String value) {
+    String text = value.strip();
+    int equals = text.indexOf('=');
+    String kind = equals < 0 ? text : text.substring(0, equals).strip();
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put(LabOptions.SINK_CATALOG, kind);
+    if (equals >= 0) {
+      options.put(LabOptions.SINK_CATALOG_URI, text.substring(equals + 1).strip());
+    }
     return options;
   }
 }

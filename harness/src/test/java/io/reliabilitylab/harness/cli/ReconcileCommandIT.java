@@ -6,6 +6,7 @@ import io.reliabilitylab.catalog.rest.EmbeddedRestCatalog;
 import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.objectstore.EmbeddedObjectStore;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordReader;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -186,19 +188,24 @@ class ReconcileCommandIT {
   }
 
   /**
-   * The same reconciliation against a table behind an Iceberg REST catalog (the lab's embedded one:
-   * a JDBC catalog behind Iceberg's REST servlet): passes on the same rows, fails naming the key
-   * after a commit through the catalog removed it, and records the catalog's URI but no secret
-   * property's value.
+   * The same reconciliation against a table behind an Iceberg REST catalog on an object store (the
+   * lab's embedded ones: a JDBC catalog behind Iceberg's REST servlet, S3Mock, the files written
+   * and read through S3FileIO): passes on the same rows, fails naming the key after a commit
+   * through the catalog removed it, and records the catalog's URI but no secret property's value.
    */
   @Test
   void reconcilesATableBehindARestCatalog() throws Exception {
     List<Row> rows = writeSource(WorkloadConfig.of(400, 17));
     Path out = temp.resolve("runs");
     String secret = "s3cr3t-" + UUID.randomUUID();
-    try (EmbeddedRestCatalog catalog = EmbeddedRestCatalog.start(temp.resolve("rest"));
+    try (EmbeddedObjectStore store = EmbeddedObjectStore.start(temp.resolve("store"), "lab");
+        EmbeddedRestCatalog catalog =
+            EmbeddedRestCatalog.start(
+                temp.resolve("rest"), store.warehouseLocation(), store.fileIoProperties());
         RESTCatalog client = new RESTCatalog()) {
-      client.initialize("writer", Map.of(CatalogProperties.URI, catalog.uri()));
+      Map<String, String> clientProperties = new HashMap<>(store.fileIoProperties());
+      clientProperties.put(CatalogProperties.URI, catalog.uri());
+      client.initialize("writer", clientProperties);
       client.createNamespace(ICEBERG_TABLE.namespace());
       Table table =
           client.createTable(
@@ -208,13 +215,16 @@ class ReconcileCommandIT {
               OrdersTables.PROPERTIES);
       List<Record> records = rows.stream().map(ReconcileCommandIT::record).toList();
       table.newAppend().appendFile(dataFile(table, records)).commit();
-      List<String> rest =
-          List.of(
-              "--catalog-uri=" + catalog.uri(),
-              "--catalog-property",
-              "s3.secret-access-key=" + secret,
-              "--catalog-property",
-              "client.region=us-east-1");
+      assertThat(table.location()).startsWith("s3://lab/");
+      List<String> rest = new ArrayList<>(List.of("--catalog-uri=" + catalog.uri()));
+      store
+          .fileIoProperties()
+          .forEach(
+              (name, value) ->
+                  rest.addAll(
+                      List.of(
+                          "--catalog-property",
+                          name + "=" + (name.equals("s3.secret-access-key") ? secret : value))));
 
       Run clean = reconcile(rest, out.resolve("clean"));
       assertThat(clean.exitCode()).as(clean.toString()).isEqualTo(ExitCode.PASSED.code());

@@ -9,6 +9,7 @@ import io.reliabilitylab.checks.SnapshotDiffCheck;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.direct.job.DirectJob;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
@@ -84,7 +85,9 @@ class DirectPipelineIT {
       LOG.info("Effective configuration: {}", config.effectiveConfiguration());
 
       try (MiniClusterRunner cluster = MiniClusterRunner.start(MiniClusterSettings.defaults());
-          IcebergWarehouse warehouse = IcebergWarehouse.open(config.settings().warehouse())) {
+          IcebergWarehouse warehouse =
+              IcebergWarehouse.open(
+                  ((SinkCatalog.Hadoop) config.settings().catalog()).directory())) {
         JobID job = cluster.submit(DirectJob.create(config));
         cluster.awaitRunning(job, DEADLINE);
         // The table is empty; the snapshot phase is over once the binlog reader is connected.

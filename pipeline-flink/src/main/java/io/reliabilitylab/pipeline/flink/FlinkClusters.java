@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.flink;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterSettings;
@@ -12,6 +13,7 @@ import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
@@ -87,15 +89,25 @@ public final class FlinkClusters {
   /**
    * What a Flink pipeline can offer on the cluster {@code options} ask for, given what it offers on
    * an embedded MiniCluster: on processes, TaskManagers that are processes (and JobManagers with a
-   * standby) instead of in-JVM ones, and no table maintenance (the Hadoop catalog's commit lock
-   * lives in one JVM); on a session cluster, no TaskManager control and no maintenance.
+   * standby) instead of in-JVM ones, and no table maintenance on a Hadoop catalog (its commit lock
+   * lives in one JVM); on a session cluster, no TaskManager control and the same rule for
+   * maintenance; on the embedded REST catalog, faults at its service.
    */
   public static Set<Class<? extends PipelineCapability>> capabilities(
       Set<Class<? extends PipelineCapability>> embedded, Map<String, String> options) {
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(embedded);
+    String catalog = options.getOrDefault(LabOptions.SINK_CATALOG, SinkCatalogOptions.HADOOP);
+    // a REST catalog resolves concurrent commits itself: compaction from the lab's JVM is safe
+    // whichever JVMs the job commits from
+    boolean sharedCommits = !catalog.strip().equals(SinkCatalogOptions.HADOOP);
+    if (catalog.strip().equals(SinkCatalogOptions.EMBEDDED_REST)) {
+      offered.add(SinkCatalogControl.class);
+    }
     Optional<ProcessClusterSettings> processes = processes(options);
     if (processes.isPresent()) {
-      offered.remove(TableMaintenance.class);
+      if (!sharedCommits) {
+        offered.remove(TableMaintenance.class);
+      }
       if (offered.contains(TaskManagerControl.class)) {
         offered.add(TaskManagerProcessControl.class);
       }
@@ -103,7 +115,10 @@ public final class FlinkClusters {
         offered.add(JobManagerControl.class);
       }
     } else if (options.containsKey(LabOptions.FLINK_REST_ADDRESS)) {
-      offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
+      offered.remove(TaskManagerControl.class);
+      if (!sharedCommits) {
+        offered.remove(TableMaintenance.class);
+      }
     }
     return Set.copyOf(offered);
   }

@@ -1,8 +1,9 @@
 package io.reliabilitylab.pipeline.flink;
 
+import io.reliabilitylab.checks.iceberg.IcebergCatalog;
 import io.reliabilitylab.checks.iceberg.IcebergTableReader;
-import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
 import io.reliabilitylab.pipeline.flink.cluster.ClusterLease;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
@@ -31,6 +32,7 @@ import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
@@ -39,6 +41,7 @@ import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -117,7 +120,7 @@ public abstract class FlinkPipeline
   // line that measures job start to streaming.
   private volatile long submittedNanos = System.nanoTime();
   protected final PipelineConfig config;
-  private final IcebergWarehouse warehouse;
+  private final IcebergCatalog catalog;
   private final TableMaintenance maintenance;
   private final EmbeddedTaskManagers embeddedTaskManagers;
   private final ProcessTaskManagers processTaskManagers;
@@ -131,9 +134,11 @@ public abstract class FlinkPipeline
     this.job = job;
     this.jobId = jobId;
     this.config = config;
-    this.warehouse = IcebergWarehouse.open(job.settings().warehouse());
+    this.catalog = job.settings().catalog().open();
     this.maintenance =
-        IcebergTableMaintenance.builder(warehouse, job.settings().namespace()).build();
+        IcebergTableMaintenance.builder(
+                name -> catalog.load(TableIdentifier.of(job.settings().namespace(), name)))
+            .build();
     this.embeddedTaskManagers = new EmbeddedTaskManagers(this::miniCluster, this::currentJobId);
     this.processTaskManagers = new ProcessTaskManagers(this::processCluster, this::currentJobId);
     this.processJobManagers = new ProcessJobManagers(this::processCluster);
@@ -239,17 +244,26 @@ public abstract class FlinkPipeline
     FlinkCluster current = cluster;
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
     ProcessFlinkCluster processes = ClusterDescription.processesOf(current);
+    // A Hadoop catalog's commit lock lives in one JVM: compacting from the lab's JVM is safe only
+    // while the job commits from this JVM too. A REST catalog resolves concurrent commits itself.
+    boolean sharedCommits = job.settings().catalog().commitsAcrossProcesses();
     if (processes != null) {
-      offered.remove(TableMaintenance.class);
+      if (!sharedCommits) {
+        offered.remove(TableMaintenance.class);
+      }
       offered.add(TaskManagerProcessControl.class);
       if (processes.highAvailability()) {
         offered.add(JobManagerControl.class);
       }
     } else if (ClusterDescription.miniClusterOf(current) == null) {
-      // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab; and the
-      // Hadoop catalog's commit lock lives in one JVM, so compacting from the lab's JVM is safe
-      // only while the job commits from this JVM too.
-      offered.removeAll(Set.of(TaskManagerControl.class, TableMaintenance.class));
+      // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab.
+      offered.remove(TaskManagerControl.class);
+      if (!sharedCommits) {
+        offered.remove(TableMaintenance.class);
+      }
+    }
+    if (EmbeddedSinkCatalog.serving(job.settings().catalog()).isPresent()) {
+      offered.add(SinkCatalogControl.class);
     }
     if (job.faultPoints().isEmpty() || !faultPointsReachable(current)) {
       offered.remove(FaultPoints.class);
@@ -281,6 +295,8 @@ public abstract class FlinkPipeline
               : embeddedTaskManagers;
     } else if (type == JobManagerControl.class) {
       offered = processJobManagers;
+    } else if (type == SinkCatalogControl.class) {
+      offered = EmbeddedSinkCatalog.serving(job.settings().catalog()).orElseThrow().control();
     }
     return Optional.of(type.cast(offered));
   }
@@ -644,14 +660,14 @@ public abstract class FlinkPipeline
   }
 
   private Table load(String table) {
-    return warehouse.load(TableIdentifier.of(job.settings().namespace(), table));
+    return catalog.load(TableIdentifier.of(job.settings().namespace(), table));
   }
 
   @Override
   public void close() {
     try {
       if (clusterLost) {
-        warehouse.close();
+        closeCatalog();
         return;
       }
       try {
@@ -660,7 +676,7 @@ public abstract class FlinkPipeline
         LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
       } finally {
         try {
-          warehouse.close();
+          closeCatalog();
         } finally {
           cluster.close();
         }
@@ -668,6 +684,14 @@ public abstract class FlinkPipeline
     } finally {
       // after the job: a proxy closed under a running job would look like a network fault
       proxies.close();
+    }
+  }
+
+  private void closeCatalog() {
+    try {
+      catalog.close();
+    } catch (IOException e) {
+      LOG.warn("Closing the sink's catalog client ({}) failed: {}", catalog.description(), e);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.LabOptions;
+import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
@@ -42,6 +43,27 @@ class FlinkClustersTest {
     assertThat(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, session))
         .doesNotContain(
             TaskManagerControl.class, TableMaintenance.class, TaskManagerProcessControl.class);
+  }
+
+  @Test
+  void aRestCatalogKeepsMaintenanceOnEveryClusterAndTheEmbeddedOneOffersItsFaults() {
+    Map<String, String> processesOnRest =
+        Map.of(LabOptions.FLINK_CLUSTER, "processes", LabOptions.SINK_CATALOG, "rest");
+    assertThat(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, processesOnRest))
+        .contains(TableMaintenance.class)
+        .doesNotContain(SinkCatalogControl.class);
+    Map<String, String> sessionOnEmbeddedRest =
+        Map.of(
+            LabOptions.FLINK_REST_ADDRESS,
+            "http://jm:8081",
+            LabOptions.SINK_CATALOG,
+            "embedded-rest");
+    assertThat(
+            FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, sessionOnEmbeddedRest))
+        .contains(TableMaintenance.class, SinkCatalogControl.class)
+        .doesNotContain(TaskManagerControl.class);
+    assertThat(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, Map.of()))
+        .doesNotContain(SinkCatalogControl.class);
   }
 
   @Test

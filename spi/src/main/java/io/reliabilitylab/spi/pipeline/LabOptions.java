@@ -14,6 +14,29 @@ import org.apiguardian.api.API;
 public final class LabOptions {
 
   public static final String WAREHOUSE_PATH = "sink.warehouse-path";
+
+  /**
+   * Which Iceberg catalog the sink tables live in: {@code hadoop} (the default: a Hadoop catalog on
+   * {@link #WAREHOUSE_PATH}), {@code embedded-rest} (an Iceberg REST catalog the lab runs, over an
+   * S3-compatible object store it runs as a process, shared by the scenarios of a suite) or {@code
+   * rest} (a team's REST catalog at {@link #SINK_CATALOG_URI}). On a REST catalog each scenario's
+   * tables get a namespace of their own.
+   */
+  public static final String SINK_CATALOG = "sink.catalog";
+
+  /** The REST catalog's base URI, for {@link #SINK_CATALOG} {@code rest}. */
+  public static final String SINK_CATALOG_URI = "sink.catalog.uri";
+
+  /**
+   * The prefix of the REST catalog's client properties, for {@link #SINK_CATALOG} {@code rest}:
+   * {@code sink.catalog.property.io-impl}, {@code sink.catalog.property.s3.endpoint}. Secrets are
+   * no options: the object store's keys come from the AWS SDK's own chain (environment, profile).
+   */
+  public static final String SINK_CATALOG_PROPERTY_PREFIX = "sink.catalog.property.";
+
+  /** Where the embedded REST catalog and object store keep their files, beside the scenarios. */
+  public static final String SINK_CATALOG_DIRECTORY = "sink.catalog.directory";
+
   public static final String CHECKPOINTS_PATH = "checkpoints.path";
   public static final String CHECKPOINT_INTERVAL_MS = "checkpoint.interval-ms";
 

@@ -2,13 +2,12 @@ package io.reliabilitylab.pipeline.direct.ownjob;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
 import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -50,17 +49,14 @@ public final class SinkTables {
     this.settings = Objects.requireNonNull(settings, "settings");
   }
 
-  /** The Iceberg Hadoop catalog's warehouse directory. */
-  public Path warehouse() {
-    return settings.warehouse();
+  /** The catalog both tables are in: a Hadoop warehouse directory or a REST catalog. */
+  public SinkCatalog sinkCatalog() {
+    return settings.catalog();
   }
 
   /** The catalog both tables are in, as Iceberg's Flink sink loads it. */
   public CatalogLoader catalog() {
-    return CatalogLoader.hadoop(
-        IcebergWarehouse.CATALOG_NAME,
-        IcebergWarehouse.hadoopConfiguration(),
-        IcebergWarehouse.catalogProperties(settings.warehouse()));
+    return OrdersTopology.catalogLoader(settings.catalog());
   }
 
   /** {@code orders_current}: the source table's rows as they are now. */
@@ -144,6 +140,12 @@ public final class SinkTables {
 
   @Override
   public String toString() {
-    return "SinkTables[" + current() + ", " + changelog() + " in " + warehouse() + "]";
+    return "SinkTables["
+        + current()
+        + ", "
+        + changelog()
+        + " in "
+        + settings.catalog().recorded()
+        + "]";
   }
 }

@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.direct.ownjob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.direct.DirectPipelineProvider;
 import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
@@ -160,7 +161,8 @@ class OwnJobPipelinesTest {
     assertThat(source.get().credentials().revealPassword()).isEqualTo("s3cret-pw");
     assertThat(source.get().toString()).contains("cdc").doesNotContain("s3cret-pw");
     assertThat(tables.get().current()).isEqualTo(TableIdentifier.of("lab", "orders_current"));
-    assertThat(tables.get().warehouse()).isEqualTo(directory.resolve("warehouse"));
+    assertThat(tables.get().sinkCatalog())
+        .isEqualTo(SinkCatalog.hadoop(directory.resolve("warehouse")));
     assertThat(built.effectiveConfiguration())
         .containsEntry("pipeline", "orders-own-source")
         .containsEntry("source.connector", "the team's own")

@@ -2,6 +2,8 @@ package io.reliabilitylab.pipeline.flink.job;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
+import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -36,16 +38,22 @@ public final class JobOptions {
           LabOptions.FLINK_CLUSTER,
           LabOptions.FLINK_CLUSTER_DIRECTORY,
           JobVariant.OPTION,
-          LabOptions.NETWORK_PROXY);
+          LabOptions.NETWORK_PROXY,
+          LabOptions.SINK_CATALOG,
+          LabOptions.SINK_CATALOG_URI,
+          LabOptions.SINK_CATALOG_PROPERTY_PREFIX + "{name}",
+          LabOptions.SINK_CATALOG_DIRECTORY);
 
   private JobOptions() {}
 
   /** The settings the options give, named {@code jobName}; defaults for what they leave out. */
   public static OrdersJobSettings settings(PipelineConfig config, String jobName) {
+    SinkCatalog catalog = SinkCatalogOptions.catalog(config);
     OrdersJobSettings.Builder builder =
         OrdersJobSettings.builder()
             .jobName(jobName)
-            .warehouse(Path.of(config.option(LabOptions.WAREHOUSE_PATH).orElseThrow()))
+            .catalog(catalog)
+            .namespace(SinkCatalogOptions.namespace(config, catalog))
             .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
     config
         .option(LabOptions.CHECKPOINT_INTERVAL_MS)

@@ -2,8 +2,8 @@ package io.reliabilitylab.pipeline.flink.job;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
-import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultInjectingFileSystem;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
@@ -19,7 +19,7 @@ import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a reference job shares whatever its source: the warehouse, checkpointing, the restart
+ * What a reference job shares whatever its source: the sink's catalog, checkpointing, the restart
  * strategy, parallelism, the sinks' uids, its fault points and variant.
  *
  * <pre>{@code
@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  *
- * @param warehouse the Iceberg Hadoop catalog's local directory
+ * @param catalog the Iceberg catalog of both sink tables: a Hadoop warehouse directory or a REST
+ *     catalog
  * @param namespace the Iceberg namespace of both tables
  * @param checkpointDirectory where checkpoints are written and retained
  * @param checkpointInterval how often a checkpoint (and thus an Iceberg commit) is taken
@@ -56,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  */
 @API(status = EXPERIMENTAL)
 public record OrdersJobSettings(
-    Path warehouse,
+    SinkCatalog catalog,
     String namespace,
     Path checkpointDirectory,
     Duration checkpointInterval,
@@ -80,7 +81,7 @@ public record OrdersJobSettings(
   public static final String MAX_CONTINUOUS_EMPTY_COMMITS = "flink.max-continuous-empty-commits";
 
   public OrdersJobSettings {
-    Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(checkpointDirectory, "checkpointDirectory");
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
@@ -152,9 +153,7 @@ public record OrdersJobSettings(
     map.put("restart-strategy.fixed-delay.delay", restartDelay.toString());
     map.put("parallelism.default", Integer.toString(parallelism));
     map.put("sink", "iceberg-flink-1.20 FlinkSink (v1 sink API), format v2");
-    map.put(
-        "sink.catalog",
-        IcebergWarehouse.CATALOG_NAME + " (hadoop) " + IcebergWarehouse.warehouseUri(warehouse));
+    catalog.recorded().forEach((key, value) -> map.put("sink." + key, value));
     map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
     map.put(JobVariant.OPTION, variant.text());
     map.put(
@@ -221,7 +220,7 @@ public record OrdersJobSettings(
   /** Builds {@link OrdersJobSettings}; the two directories have no useful default. */
   @API(status = EXPERIMENTAL)
   public static final class Builder {
-    private Path warehouse = Path.of("warehouse");
+    private SinkCatalog catalog = SinkCatalog.hadoop(Path.of("warehouse"));
     private String namespace = OrdersTables.NAMESPACE;
     private Path checkpointDirectory = Path.of("checkpoints");
     private Duration checkpointInterval = Duration.ofSeconds(1);
@@ -248,7 +247,7 @@ public record OrdersJobSettings(
     private Builder() {}
 
     private Builder(OrdersJobSettings settings) {
-      warehouse = settings.warehouse;
+      catalog = settings.catalog;
       namespace = settings.namespace;
       checkpointDirectory = settings.checkpointDirectory;
       checkpointInterval = settings.checkpointInterval;
@@ -267,9 +266,14 @@ public record OrdersJobSettings(
       faultChannel = settings.faultChannel;
     }
 
-    /** The Iceberg warehouse directory. */
+    /** A Hadoop catalog on the Iceberg warehouse directory {@code warehouse}. */
     public Builder warehouse(Path warehouse) {
-      this.warehouse = warehouse;
+      return catalog(SinkCatalog.hadoop(warehouse));
+    }
+
+    /** The catalog of both tables; default a Hadoop catalog on {@code warehouse}. */
+    public Builder catalog(SinkCatalog catalog) {
+      this.catalog = catalog;
       return this;
     }
 
@@ -390,7 +394,7 @@ public record OrdersJobSettings(
 
     public OrdersJobSettings build() {
       return new OrdersJobSettings(
-          warehouse,
+          catalog,
           namespace,
           checkpointDirectory,
           checkpointInterval,

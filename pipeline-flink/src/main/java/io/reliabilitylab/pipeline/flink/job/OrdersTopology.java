@@ -2,8 +2,11 @@ package io.reliabilitylab.pipeline.flink.job;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.checks.iceberg.CatalogTables;
+import io.reliabilitylab.checks.iceberg.IcebergCatalog;
 import io.reliabilitylab.checks.iceberg.IcebergWarehouse;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
+import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannelWatcher;
 import io.reliabilitylab.pipeline.flink.faults.FaultInjectingCatalogLoader;
@@ -15,6 +18,8 @@ import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink;
 import io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,11 +67,11 @@ public final class OrdersTopology {
    * OrdersJobSettings#MAX_CONTINUOUS_EMPTY_COMMITS} (read by the committer when it starts) on both.
    */
   public static void createTablesIfAbsent(OrdersJobSettings settings) {
-    try (IcebergWarehouse warehouse = IcebergWarehouse.open(settings.warehouse())) {
-      warehouse.createOrdersTablesIfAbsent(settings.namespace());
+    try (IcebergCatalog catalog = settings.catalog().open()) {
+      CatalogTables.createOrdersTablesIfAbsent(catalog.catalog(), settings.namespace());
       String emptyCommits = Integer.toString(settings.maxContinuousEmptyCommits());
       for (String name : List.of(OrdersTables.CURRENT, OrdersTables.CHANGELOG)) {
-        Table table = warehouse.load(TableIdentifier.of(settings.namespace(), name));
+        Table table = catalog.load(TableIdentifier.of(settings.namespace(), name));
         if (!emptyCommits.equals(
             table.properties().get(OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS))) {
           table
@@ -75,6 +80,8 @@ public final class OrdersTopology {
               .commit();
         }
       }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Closing the sink's catalog client failed", e);
     }
   }
 
@@ -210,15 +217,11 @@ public final class OrdersTopology {
   }
 
   /**
-   * Loads {@code table} of the settings' namespace from the warehouse's Hadoop catalog, through the
+   * Loads {@code table} of the settings' namespace from the settings' catalog, through the
    * sink-commit fault points when the settings have fault points.
    */
   public static TableLoader tableLoader(OrdersJobSettings settings, String table) {
-    CatalogLoader catalog =
-        CatalogLoader.hadoop(
-            IcebergWarehouse.CATALOG_NAME,
-            IcebergWarehouse.hadoopConfiguration(),
-            IcebergWarehouse.catalogProperties(settings.warehouse()));
+    CatalogLoader catalog = catalogLoader(settings.catalog());
     if (settings.faultPoints()) {
       catalog =
           FaultInjectingCatalogLoader.wrap(
@@ -229,6 +232,24 @@ public final class OrdersTopology {
               settings.faultChannel());
     }
     return TableLoader.fromCatalog(catalog, TableIdentifier.of(settings.namespace(), table));
+  }
+
+  /**
+   * The loader Iceberg's Flink sink opens {@code catalog} with in every task: a Hadoop catalog or a
+   * REST catalog client, with the catalog's client properties (its secrets too: they travel in the
+   * job graph, as in any job that writes to that catalog).
+   */
+  public static CatalogLoader catalogLoader(SinkCatalog catalog) {
+    if (catalog instanceof SinkCatalog.Rest rest) {
+      return CatalogLoader.rest(
+          IcebergWarehouse.CATALOG_NAME,
+          IcebergWarehouse.hadoopConfiguration(),
+          rest.clientProperties());
+    }
+    return CatalogLoader.hadoop(
+        IcebergWarehouse.CATALOG_NAME,
+        IcebergWarehouse.hadoopConfiguration(),
+        catalog.clientProperties());
   }
 
   /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */

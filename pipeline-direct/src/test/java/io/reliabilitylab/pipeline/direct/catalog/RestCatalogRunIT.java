@@ -1,0 +1,125 @@
+package io.reliabilitylab.pipeline.direct.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
+import io.reliabilitylab.record.ExitCode;
+import io.reliabilitylab.record.FaultRecord;
+import io.reliabilitylab.record.RunRecord;
+import io.reliabilitylab.record.RunRecordReader;
+import io.reliabilitylab.spi.fault.FaultStatus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's direct suite on the embedded REST catalog and object store: {@code run --pipeline
+ * direct --sink-catalog embedded-rest} with the five Flink failure classes and both faults at the
+ * catalog service passes, every table file on the object store.
+ */
+class RestCatalogRunIT {
+
+  /** Each class's default variant (a fault named alone would bring all its variants). */
+  private static final List<String> FAULTS =
+      List.of(
+          "task-exception",
+          "task-failure",
+          "checkpoint-failure",
+          "coordinator-failure",
+          "sink-commit-failure",
+          "sink-catalog-failure",
+          "sink-catalog-failure:unreachable");
+
+  @TempDir Path out;
+
+  @Test
+  void theDirectSuitePassesOnTheEmbeddedRestCatalogAndObjectStore() throws Exception {
+    StringWriter stdout = new StringWriter();
+    StringWriter stderr = new StringWriter();
+    int exit =
+        lab(stdout, stderr)
+            .execute(
+                "run",
+                "--pipeline",
+                "direct",
+                "--sink-catalog",
+                "embedded-rest",
+                "--faults",
+                FAULTS.stream()
+                    .map(fault -> fault.contains(":") ? fault : fault + ":default")
+                    .collect(Collectors.joining(",")),
+                "--events",
+                "600",
+                "--seed",
+                "11",
+                "--out",
+                out.toString());
+
+    assertThat(exit)
+        .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+        .isEqualTo(ExitCode.PASSED.code());
+    Map<String, RunRecord> byScenario =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    List<String> expected = new ArrayList<>(FAULTS);
+    expected.add(0, "baseline");
+    assertThat(byScenario.keySet()).containsExactlyInAnyOrderElementsOf(expected);
+    for (RunRecord run : byScenario.values()) {
+      String scenario = run.scenario().name();
+      assertThat(run.summary().passed()).as(scenario + ": " + run.summary().reasons()).isTrue();
+      assertThat(run.effectiveConfiguration())
+          .as(scenario)
+          .containsEntry("sink.iceberg.catalog", "rest")
+          .containsEntry(
+              "sink.iceberg.catalog-property.io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
+      for (FaultRecord fault : run.faults()) {
+        assertThat(fault.evidence().status()).as(scenario).isEqualTo(FaultStatus.FIRED);
+        assertThat(fault.recovery().recovered()).as(scenario).isTrue();
+      }
+    }
+    // the lost response: the service applied the commit, the job failed on it, and after the
+    // restore the checkpoint it carried was committed once
+    FaultRecord lost = byScenario.get("sink-catalog-failure").faults().get(0);
+    assertThat(lost.evidence().details())
+        .containsKeys("lost_response_metadata", "target_checkpoint_id")
+        .containsEntry(
+            "failure_class", "org.apache.iceberg.exceptions.CommitStateUnknownException");
+    assertThat(lost.recovery().details())
+        .anySatisfy((key, value) -> assertThat(key).startsWith("target_checkpoint_commits_"))
+        .allSatisfy(
+            (key, value) -> {
+              if (key.startsWith("target_checkpoint_commits_")) {
+                assertThat(value).as(key).isEqualTo("1");
+              }
+            });
+    FaultRecord outage = byScenario.get("sink-catalog-failure:unreachable").faults().get(0);
+    assertThat(outage.evidence().details()).containsKey("job_failures_since_outage");
+
+    // the tables' files are on the object store, none in a scenario's warehouse directory
+    EmbeddedSinkCatalog embedded = EmbeddedSinkCatalog.acquire(out.resolve("sink-catalog"));
+    assertThat(out.resolve("baseline").resolve("warehouse")).doesNotExist();
+    try (S3FileIO io = new S3FileIO()) {
+      io.initialize(embedded.objectStore().fileIoProperties());
+      List<String> files = new ArrayList<>();
+      io.listPrefix(embedded.objectStore().warehouseLocation())
+          .forEach(file -> files.add(file.location()));
+      assertThat(files)
+          .anySatisfy(file -> assertThat(file).endsWith(".parquet"))
+          .anySatisfy(file -> assertThat(file).endsWith(".metadata.json"));
+    }
+  }
+
+  private ReliabilityLab lab(StringWriter stdout, StringWriter stderr) {
+    return new ReliabilityLab(
+        new PrintWriter(stdout), new PrintWriter(stderr), getClass().getClassLoader());
+  }
+}
