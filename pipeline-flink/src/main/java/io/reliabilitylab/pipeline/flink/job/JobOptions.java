@@ -7,6 +7,9 @@ import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -70,8 +73,17 @@ public final class JobOptions {
     } else if (!config.option(LabOptions.FLINK_CLUSTER, "embedded").strip().equals("embedded")) {
       // a cluster of processes the lab starts shares its disk: one channel per scenario
       Path checkpoints = Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow());
-      builder.faultChannel(
-          checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel"));
+      Path scenarioChannel =
+          checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel");
+      // there before the job is built: the sink's catalog loader, opened in the lab's JVM too,
+      // watches it from then on (and warned it missing)
+      try {
+        Files.createDirectories(scenarioChannel);
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Cannot create the fault channel " + scenarioChannel + ": check its permissions", e);
+      }
+      builder.faultChannel(scenarioChannel);
     }
     return builder.build();
   }
