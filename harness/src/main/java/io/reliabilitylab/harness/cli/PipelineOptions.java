@@ -49,8 +49,9 @@ final class PipelineOptions {
               + " default), embedded-rest (an Iceberg REST catalog the lab runs over an"
               + " S3-compatible object store it runs, data and metadata on the store) or"
               + " rest=<URI> (your REST catalog; its client properties with --pipeline-option"
-              + " sink.catalog.property.<name>=<value>, the object store's keys from the AWS"
-              + " environment).")
+              + " sink.catalog.property.<name>=<value>, its credential from"
+              + " SRL_SINK_CATALOG_CREDENTIAL or SRL_SINK_CATALOG_TOKEN, the object store's keys"
+              + " from the AWS environment).")
   private @Nullable String sinkCatalog;
 
   @Option(

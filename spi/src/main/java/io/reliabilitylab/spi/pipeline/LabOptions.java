@@ -30,7 +30,9 @@ public final class LabOptions {
   /**
    * The prefix of the REST catalog's client properties, for {@link #SINK_CATALOG} {@code rest}:
    * {@code sink.catalog.property.io-impl}, {@code sink.catalog.property.s3.endpoint}. Secrets are
-   * no options: the object store's keys come from the AWS SDK's own chain (environment, profile).
+   * no options (a secret-named property is refused): the catalog's OAuth credential or token comes
+   * from the environment variable {@code SRL_SINK_CATALOG_CREDENTIAL} or {@code
+   * SRL_SINK_CATALOG_TOKEN}, the object store's keys from the AWS SDK's own chain.
    */
   public static final String SINK_CATALOG_PROPERTY_PREFIX = "sink.catalog.property.";
 

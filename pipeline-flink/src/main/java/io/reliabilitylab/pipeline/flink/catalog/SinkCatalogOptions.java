@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.flink.catalog;
 
 import static org.apiguardian.api.API.Status.INTERNAL;
 
+import io.reliabilitylab.checks.iceberg.IcebergCatalog;
 import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.spi.pipeline.LabOptions;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -53,6 +55,15 @@ public final class SinkCatalogOptions {
    *     without its URI
    */
   public static SinkCatalog catalog(PipelineConfig config) {
+    return catalog(config, System.getenv());
+  }
+
+  /**
+   * As {@link #catalog(PipelineConfig)}, with a REST catalog's secrets read from {@code
+   * environment}: {@value #CREDENTIAL_VARIABLE} (an OAuth client's {@code id:secret}) and {@value
+   * #TOKEN_VARIABLE} (a bearer token). Secrets are no options: one given as a property is refused.
+   */
+  static SinkCatalog catalog(PipelineConfig config, Map<String, String> environment) {
     String kind = config.option(LabOptions.SINK_CATALOG, HADOOP).strip().toLowerCase(Locale.ROOT);
     return switch (kind) {
       case HADOOP ->
@@ -76,7 +87,7 @@ public final class SinkCatalogOptions {
                                   + "=rest needs "
                                   + LabOptions.SINK_CATALOG_URI
                                   + "=<the REST catalog's base URI>")),
-              properties(config.options()));
+              withSecrets(properties(config.options()), environment));
       default ->
           throw new IllegalArgumentException(
               "Unknown "
@@ -86,6 +97,43 @@ public final class SinkCatalogOptions {
                   + "': choose one of "
                   + String.join(", ", new java.util.TreeSet<>(KINDS)));
     };
+  }
+
+  /** The environment variable holding a REST catalog's OAuth client credential. */
+  public static final String CREDENTIAL_VARIABLE = "SRL_SINK_CATALOG_CREDENTIAL";
+
+  /** The environment variable holding a REST catalog's bearer token. */
+  public static final String TOKEN_VARIABLE = "SRL_SINK_CATALOG_TOKEN";
+
+  /**
+   * {@code properties} and the secrets the environment holds; a secret among the properties is
+   * refused, since options are recorded and logged (masked, but given on a command line).
+   */
+  static Map<String, String> withSecrets(
+      Map<String, String> properties, Map<String, String> environment) {
+    properties.keySet().stream()
+        .filter(IcebergCatalog::secret)
+        .findFirst()
+        .ifPresent(
+            name -> {
+              throw new IllegalArgumentException(
+                  "The REST catalog property "
+                      + name
+                      + " is a secret, and secrets are no pipeline options: set "
+                      + CREDENTIAL_VARIABLE
+                      + " (credential) or "
+                      + TOKEN_VARIABLE
+                      + " (token) in the lab's environment, and the object store's keys as"
+                      + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
+            });
+    Map<String, String> all = new TreeMap<>(properties);
+    Optional.ofNullable(environment.get(CREDENTIAL_VARIABLE))
+        .filter(value -> !value.isBlank())
+        .ifPresent(value -> all.put("credential", value));
+    Optional.ofNullable(environment.get(TOKEN_VARIABLE))
+        .filter(value -> !value.isBlank())
+        .ifPresent(value -> all.put("token", value));
+    return all;
   }
 
   /** The REST catalog's client properties among the options, without their prefix. */

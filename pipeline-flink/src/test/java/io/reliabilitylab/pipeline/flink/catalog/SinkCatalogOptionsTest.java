@@ -45,7 +45,7 @@ class SinkCatalogOptionsTest {
   }
 
   @Test
-  void aTeamsRestCatalogTakesItsUriAndPropertiesAndNeverRecordsASecret() {
+  void aTeamsRestCatalogTakesItsUriAndPropertiesAndItsSecretsFromTheEnvironmentOnly() {
     PipelineConfig config =
         config(
             Map.of(
@@ -54,10 +54,10 @@ class SinkCatalogOptionsTest {
                 LabOptions.SINK_CATALOG_URI,
                 "https://catalog.internal/api",
                 "sink.catalog.property.warehouse",
-                "analytics",
-                "sink.catalog.property.credential",
-                "client:s3cr3t"));
-    SinkCatalog catalog = SinkCatalogOptions.catalog(config);
+                "analytics"));
+    SinkCatalog catalog =
+        SinkCatalogOptions.catalog(
+            config, Map.of(SinkCatalogOptions.CREDENTIAL_VARIABLE, "client:s3cr3t"));
     assertThat(catalog)
         .isEqualTo(
             SinkCatalog.rest(
@@ -68,8 +68,26 @@ class SinkCatalogOptionsTest {
     assertThat(catalog.recorded())
         .containsEntry("iceberg.catalog-uri", "https://catalog.internal/api")
         .containsEntry("iceberg.catalog-property.warehouse", "analytics")
+        .containsKey("iceberg.catalog-property.credential")
         .doesNotContainValue("client:s3cr3t");
     assertThat(catalog.toString()).doesNotContain("s3cr3t");
+  }
+
+  @Test
+  void aSecretGivenAsAnOptionIsRefusedInOneLineNamingTheVariable() {
+    PipelineConfig config =
+        config(
+            Map.of(
+                LabOptions.SINK_CATALOG,
+                "rest",
+                LabOptions.SINK_CATALOG_URI,
+                "https://catalog.internal/api",
+                "sink.catalog.property.credential",
+                "client:s3cr3t"));
+    assertThatThrownBy(() -> SinkCatalogOptions.catalog(config, Map.of()))
+        .hasMessageStartingWith("The REST catalog property credential is a secret")
+        .hasMessageContaining(SinkCatalogOptions.CREDENTIAL_VARIABLE)
+        .hasMessageNotContaining("s3cr3t");
   }
 
   @Test
