@@ -7,6 +7,7 @@ import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
+import io.reliabilitylab.spi.secret.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -127,12 +128,18 @@ public final class SinkCatalogOptions {
                       + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY");
             });
     Map<String, String> all = new TreeMap<>(properties);
-    Optional.ofNullable(environment.get(CREDENTIAL_VARIABLE))
-        .filter(value -> !value.isBlank())
-        .ifPresent(value -> all.put("credential", value));
-    Optional.ofNullable(environment.get(TOKEN_VARIABLE))
-        .filter(value -> !value.isBlank())
-        .ifPresent(value -> all.put("token", value));
+    Map<String, String> secrets =
+        Map.of(CREDENTIAL_VARIABLE, "credential", TOKEN_VARIABLE, "token");
+    secrets.forEach(
+        (variable, property) ->
+            Optional.ofNullable(environment.get(variable))
+                .filter(value -> !value.isBlank())
+                .ifPresent(
+                    value -> {
+                      // masked wherever a log line of this JVM would echo it (a client's toString)
+                      Redactor.register(value);
+                      all.put(property, value);
+                    }));
     return all;
   }
 
