@@ -19,6 +19,7 @@ import io.reliabilitylab.spi.pipeline.NetworkLinkCounters;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,10 +32,11 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What the network faults share: the link they impair ({@code link} = {@value #SOURCE} or {@value
- * #BROKER}), for how long ({@code duration-ms}, the workload writing meanwhile), the proof read
- * from the link's counters at the heal, and a recovery counted from the moment the pipeline shows
- * it got over the impairment (held bytes drained, or a new connection after a cut).
+ * What the network faults share: the link they impair ({@code link} = {@value #SOURCE}, {@value
+ * #BROKER} or {@value #ZOOKEEPER}), for how long ({@code duration-ms}, the workload writing
+ * meanwhile), the proof read from the link's counters at the heal, and a recovery counted from the
+ * moment the pipeline shows it got over the impairment (held bytes drained, or a new connection
+ * after a cut).
  *
  * <p>Every variant runs its scenario with {@value LabOptions#NETWORK_PROXY}, so that the pipeline
  * routes its connections through the lab's proxy; the other scenarios run without the extra hop.
@@ -46,6 +48,7 @@ abstract class NetworkFault extends BuiltInFault {
   static final String DURATION_MS = "duration-ms";
   static final String SOURCE = "source";
   static final String BROKER = "broker";
+  static final String ZOOKEEPER = "zookeeper";
   static final long DEFAULT_DURATION_MS = 2_000;
 
   private static final Duration POLL = Duration.ofMillis(20);
@@ -89,7 +92,9 @@ abstract class NetworkFault extends BuiltInFault {
   final Map<String, String> parameters() {
     Map<String, String> parameters = new LinkedHashMap<>();
     parameters.put(
-        LINK, "source (the default: the pipeline's source database) or broker (its Kafka broker)");
+        LINK,
+        "source (the default: the pipeline's source database), broker (its Kafka broker) or"
+            + " zookeeper (the Flink cluster's processes' ZooKeeper)");
     parameters.put(
         DURATION_MS,
         "how long the link stays impaired, in milliseconds (default " + DEFAULT_DURATION_MS + ")");
@@ -239,16 +244,24 @@ abstract class NetworkFault extends BuiltInFault {
   }
 
   private static String link(FaultSpec spec) {
-    return choice(spec, LINK, SOURCE, Set.of(SOURCE, BROKER));
+    return choice(spec, LINK, SOURCE, Set.of(SOURCE, BROKER, ZOOKEEPER));
   }
 
   private static Class<? extends PipelineCapability> linkCapability(String link) {
-    return BROKER.equals(link) ? BrokerNetworkLink.class : SourceNetworkLink.class;
+    return switch (link) {
+      case BROKER -> BrokerNetworkLink.class;
+      case ZOOKEEPER -> ZooKeeperNetworkLink.class;
+      default -> SourceNetworkLink.class;
+    };
   }
 
   private static NetworkLink linkOf(FaultContext context, String link) {
-    return BROKER.equals(link)
-        ? context.pipeline().capability(BrokerNetworkLink.class).orElseThrow().brokerLink()
-        : context.pipeline().capability(SourceNetworkLink.class).orElseThrow().sourceLink();
+    return switch (link) {
+      case BROKER ->
+          context.pipeline().capability(BrokerNetworkLink.class).orElseThrow().brokerLink();
+      case ZOOKEEPER ->
+          context.pipeline().capability(ZooKeeperNetworkLink.class).orElseThrow().zooKeeperLink();
+      default -> context.pipeline().capability(SourceNetworkLink.class).orElseThrow().sourceLink();
+    };
   }
 }

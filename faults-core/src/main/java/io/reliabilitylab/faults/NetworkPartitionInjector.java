@@ -23,7 +23,9 @@ import org.apiguardian.api.API;
  * reset and new ones are refused, as a firewall that rejects); {@code direction} = {@code both}
  * (the default), {@code to-client} or {@code to-server}, for a freeze; plus {@code link} and {@code
  * duration-ms}. Variants: {@code reset}, {@code one-way} (the server's replies and the change
- * stream frozen, the pipeline's requests through) and {@code broker}.
+ * stream frozen, the pipeline's requests through), {@code broker} and {@code zookeeper} (on a
+ * cluster of processes with a standby JobManager: the processes cut off their ZooKeeper for longer
+ * than its session timeout).
  *
  * <p>Proof, from the lab's proxy: the bytes it held (a freeze) or the connections it reset and
  * refused (a reset) while partitioned. Recovery counts from the held bytes delivered, or from the
@@ -38,6 +40,9 @@ public final class NetworkPartitionInjector extends NetworkFault {
   static final String MODE = "mode";
   static final String FREEZE = "freeze";
   static final String RESET = "reset";
+
+  /** Longer than a cluster of processes' ZooKeeper session timeout (6 s): the sessions expire. */
+  static final long ZOOKEEPER_DURATION_MS = 8_000;
 
   @Override
   public String name() {
@@ -71,7 +76,17 @@ public final class NetworkPartitionInjector extends NetworkFault {
                     BROKER,
                     "the network between the pipeline and its Kafka broker is frozen: the"
                         + " publisher's sends and the job's fetches are held")
-                .with(LINK, BROKER)));
+                .with(LINK, BROKER)),
+        variant(
+            FaultVariant.of(
+                    ZOOKEEPER,
+                    "the network between the Flink cluster's processes and their ZooKeeper is"
+                        + " frozen for 8 s, longer than their 6 s session timeout: the JobManagers"
+                        + " lose leadership and the TaskManagers their leader, the sessions expire;"
+                        + " after the heal a leader is elected again and the job recovered from"
+                        + " the HA stores")
+                .with(LINK, ZOOKEEPER)
+                .with(DURATION_MS, Long.toString(ZOOKEEPER_DURATION_MS))));
   }
 
   @Override

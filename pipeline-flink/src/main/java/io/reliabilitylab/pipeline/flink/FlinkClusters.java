@@ -17,6 +17,7 @@ import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
+import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -113,6 +114,7 @@ public final class FlinkClusters {
       }
       if (processes.get().highAvailability()) {
         offered.add(JobManagerControl.class);
+        offered.add(ZooKeeperNetworkLink.class);
       }
     } else if (options.containsKey(LabOptions.FLINK_REST_ADDRESS)) {
       offered.remove(TaskManagerControl.class);

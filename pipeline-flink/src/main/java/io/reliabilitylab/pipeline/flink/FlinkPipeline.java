@@ -41,6 +41,7 @@ import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
+import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +79,8 @@ public abstract class FlinkPipeline
         SavepointControl,
         SourceEndpointAccess,
         SourceNetworkLink,
-        BrokerNetworkLink {
+        BrokerNetworkLink,
+        ZooKeeperNetworkLink {
 
   private static final Logger LOG = LoggerFactory.getLogger(FlinkPipeline.class);
   private static final Duration POLL = Duration.ofMillis(100);
@@ -254,6 +256,7 @@ public abstract class FlinkPipeline
       offered.add(TaskManagerProcessControl.class);
       if (processes.highAvailability()) {
         offered.add(JobManagerControl.class);
+        offered.add(ZooKeeperNetworkLink.class);
       }
     } else if (ClusterDescription.miniClusterOf(current) == null) {
       // Only an embedded cluster's TaskManagers can be terminated and replaced by the lab.
@@ -657,6 +660,17 @@ public abstract class FlinkPipeline
         .orElseThrow(
             () ->
                 new IllegalStateException(name() + " reaches its broker without the lab's proxy"));
+  }
+
+  @Override
+  public NetworkLink zooKeeperLink() {
+    return processCluster()
+        .zooKeeperLink()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    name()
+                        + " runs on no cluster of processes with ZooKeeper behind the lab's proxy"));
   }
 
   private Table load(String table) {

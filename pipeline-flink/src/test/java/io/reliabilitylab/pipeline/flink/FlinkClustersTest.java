@@ -9,6 +9,7 @@ import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
 import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
+import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,10 @@ class FlinkClustersTest {
     Map<String, String> highlyAvailable = Map.of(LabOptions.FLINK_CLUSTER, "processes:3tm:2jm");
     assertThat(FlinkClusters.processes(highlyAvailable).orElseThrow().jobManagers()).isEqualTo(2);
     assertThat(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, highlyAvailable))
-        .contains(JobManagerControl.class, TaskManagerProcessControl.class);
+        .contains(
+            JobManagerControl.class, TaskManagerProcessControl.class, ZooKeeperNetworkLink.class);
+    assertThat(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, plain))
+        .doesNotContain(ZooKeeperNetworkLink.class);
   }
 
   @Test

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The direct pipeline on a cluster of processes the lab starts (two JobManagers with ZooKeeper, two
  * TaskManagers, one cluster for the whole suite): the five failure classes' default variants, a
  * TaskManager SIGKILLed and one frozen past its heartbeat timeout, and the leading JobManager
- * SIGKILLed, and the TaskManagers' source link frozen behind the lab's proxy — each proven fired
- * and recovered, every check passed, and no process left once the lab lets its cluster go.
+ * SIGKILLed, the TaskManagers' source link frozen behind the lab's proxy, and the whole cluster cut
+ * off its ZooKeeper beyond the session timeout — each proven fired and recovered, every check
+ * passed, and no process left once the lab lets its cluster go.
  */
 class ProcessClusterRunIT {
 
@@ -43,7 +44,9 @@ class ProcessClusterRunIT {
           "savepoint-restore",
           "sink-commit-failure",
           // the TaskManager processes reach the source through the lab's proxy in the lab's JVM
-          "network-partition");
+          "network-partition",
+          // every process of the cluster reaches ZooKeeper through the lab's proxy
+          "network-partition:zookeeper");
 
   @TempDir Path out;
 

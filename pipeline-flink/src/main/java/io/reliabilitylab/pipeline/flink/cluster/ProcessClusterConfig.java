@@ -77,6 +77,14 @@ final class ProcessClusterConfig {
   final Path pids;
   final String clusterId;
   final @Nullable Integer zooKeeperPort;
+
+  /**
+   * Where the cluster's processes reach ZooKeeper: the lab's proxy in front of it, so that a
+   * network fault can cut the cluster off its coordination service; the lab's own clients go
+   * direct.
+   */
+  final @Nullable Integer zooKeeperProxyPort;
+
   final List<JobManagerPorts> jobManagerPorts;
   final Configuration configuration;
   private final List<String> taskManagerMemoryJvmFlags;
@@ -89,8 +97,9 @@ final class ProcessClusterConfig {
     this.logs = this.directory.resolve("logs");
     this.pids = this.directory.resolve("pids");
     this.clusterId = "srl-" + UUID.randomUUID().toString().substring(0, 8);
-    List<Integer> ports = freePorts(3 * settings.jobManagers() + 1);
+    List<Integer> ports = freePorts(3 * settings.jobManagers() + 2);
     this.zooKeeperPort = settings.highAvailability() ? ports.get(ports.size() - 1) : null;
+    this.zooKeeperProxyPort = settings.highAvailability() ? ports.get(ports.size() - 2) : null;
     List<JobManagerPorts> jms = new ArrayList<>();
     for (int i = 0; i < settings.jobManagers(); i++) {
       jms.add(new JobManagerPorts(ports.get(3 * i), ports.get(3 * i + 1), ports.get(3 * i + 2)));
@@ -150,7 +159,7 @@ final class ProcessClusterConfig {
         directory.resolve("checkpoints").toUri().toString());
     if (settings.highAvailability()) {
       c.set(HighAvailabilityOptions.HA_MODE, "zookeeper");
-      c.set(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM, LOOPBACK + ":" + zooKeeperPort);
+      c.set(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM, LOOPBACK + ":" + zooKeeperProxyPort);
       c.set(HighAvailabilityOptions.HA_STORAGE_PATH, directory.resolve("ha").toUri().toString());
       c.set(HighAvailabilityOptions.HA_CLUSTER_ID, clusterId);
       c.set(HighAvailabilityOptions.ZOOKEEPER_SESSION_TIMEOUT, settings.zooKeeperSessionTimeout());
@@ -163,9 +172,21 @@ final class ProcessClusterConfig {
     return c;
   }
 
+  /**
+   * The cluster's settings as the lab's own clients use them: ZooKeeper reached directly, not
+   * through the proxy the processes use, so that cutting the cluster off does not blind the lab.
+   */
+  Configuration labConfiguration() {
+    Configuration c = new Configuration(configuration);
+    if (zooKeeperPort != null) {
+      c.set(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM, LOOPBACK + ":" + zooKeeperPort);
+    }
+    return c;
+  }
+
   /** The REST client's settings: the cluster's, so that in HA mode it follows the leader. */
   Configuration clientConfiguration() {
-    Configuration c = new Configuration(configuration);
+    Configuration c = labConfiguration();
     c.set(RestOptions.RETRY_DELAY, java.time.Duration.ofMillis(100));
     return c;
   }

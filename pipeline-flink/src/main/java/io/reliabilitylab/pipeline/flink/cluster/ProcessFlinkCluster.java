@@ -2,9 +2,11 @@ package io.reliabilitylab.pipeline.flink.cluster;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import io.reliabilitylab.faults.network.TcpProxy;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessClusterConfig.JobManagerPorts;
 import io.reliabilitylab.process.LabProcess;
 import io.reliabilitylab.process.LabProcesses;
+import io.reliabilitylab.spi.pipeline.NetworkLink;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -52,6 +54,7 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
 
   private final ProcessClusterConfig config;
   private @Nullable LabProcess zooKeeper;
+  private final @Nullable TcpProxy zooKeeperProxy;
   private final Map<String, LabProcess> jobManagers;
   private final Map<String, LabProcess> taskManagers;
   private final @Nullable LeaderWatch leaderWatch;
@@ -62,17 +65,19 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
   private ProcessFlinkCluster(
       ProcessClusterConfig config,
       @Nullable LabProcess zooKeeper,
+      @Nullable TcpProxy zooKeeperProxy,
       Map<String, LabProcess> jobManagers,
       Map<String, LabProcess> taskManagers)
       throws Exception {
     super(restAddressOf(config.jobManagerPorts.get(0)), config.clientConfiguration(), List.of());
     this.config = config;
     this.zooKeeper = zooKeeper;
+    this.zooKeeperProxy = zooKeeperProxy;
     this.jobManagers = jobManagers;
     this.taskManagers = taskManagers;
     this.taskManagersStarted = taskManagers.size();
     this.leaderWatch =
-        config.settings.highAvailability() ? LeaderWatch.start(config.configuration) : null;
+        config.settings.highAvailability() ? LeaderWatch.start(config.labConfiguration()) : null;
   }
 
   /**
@@ -89,11 +94,18 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
     long deadline = started + settings.startTimeout().toNanos();
     ProcessClusterConfig config = ProcessClusterConfig.write(settings, directory);
     List<LabProcess> all = new ArrayList<>();
+    TcpProxy zooKeeperProxy = null;
     try {
       LabProcess zooKeeper = null;
       if (settings.highAvailability()) {
         zooKeeper = startZooKeeper(config, deadline);
         all.add(zooKeeper);
+        zooKeeperProxy =
+            TcpProxy.start(
+                "zookeeper",
+                ProcessClusterConfig.LOOPBACK,
+                Objects.requireNonNull(config.zooKeeperPort),
+                Objects.requireNonNull(config.zooKeeperProxyPort));
       }
       Map<String, LabProcess> jobManagers = new LinkedHashMap<>();
       for (int i = 0; i < settings.jobManagers(); i++) {
@@ -110,7 +122,7 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
         all.add(tm);
       }
       ProcessFlinkCluster cluster =
-          new ProcessFlinkCluster(config, zooKeeper, jobManagers, taskManagers);
+          new ProcessFlinkCluster(config, zooKeeper, zooKeeperProxy, jobManagers, taskManagers);
       try {
         cluster.awaitRegistered(Set.copyOf(taskManagers.keySet()), deadline);
       } catch (Exception e) {
@@ -132,8 +144,19 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
       return cluster;
     } catch (Exception e) {
       LabProcesses.closeAll(all);
+      if (zooKeeperProxy != null) {
+        zooKeeperProxy.close();
+      }
       throw e;
     }
+  }
+
+  /**
+   * The lab's proxy between the cluster's processes and ZooKeeper (with a standby JobManager only):
+   * transparent until a network fault impairs it.
+   */
+  public Optional<NetworkLink> zooKeeperLink() {
+    return Optional.ofNullable(zooKeeperProxy);
   }
 
   private static LabProcess startZooKeeper(ProcessClusterConfig config, long deadline)
@@ -464,6 +487,9 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
       LabProcesses.closeAll(processes);
       if (zooKeeper != null) {
         zooKeeper.close();
+      }
+      if (zooKeeperProxy != null) {
+        zooKeeperProxy.close();
       }
       LOG.info("Process cluster {} stopped", config.clusterId);
     }

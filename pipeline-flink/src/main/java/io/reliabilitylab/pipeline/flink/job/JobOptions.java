@@ -4,12 +4,10 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
+import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -77,12 +75,7 @@ public final class JobOptions {
           checkpoints.toAbsolutePath().normalize().resolveSibling("fault-channel");
       // there before the job is built: the sink's catalog loader, opened in the lab's JVM too,
       // watches it from then on (and warned it missing)
-      try {
-        Files.createDirectories(scenarioChannel);
-      } catch (IOException e) {
-        throw new UncheckedIOException(
-            "Cannot create the fault channel " + scenarioChannel + ": check its permissions", e);
-      }
+      FaultChannel.open(scenarioChannel);
       builder.faultChannel(scenarioChannel);
     }
     return builder.build();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.flink.configuration.HighAvailabilityOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,10 +92,16 @@ class ProcessClusterSettingsTest {
     String yaml = Files.readString(directory.resolve("conf/config.yaml"));
     assertThat(yaml)
         .contains("high-availability.type: zookeeper")
-        .contains("high-availability.zookeeper.quorum: 127.0.0.1:" + config.zooKeeperPort)
+        // the processes reach ZooKeeper through the lab's proxy, the lab's own clients directly
+        .contains("high-availability.zookeeper.quorum: 127.0.0.1:" + config.zooKeeperProxyPort)
         .contains("high-availability.cluster-id: " + config.clusterId)
         .contains("high-availability.zookeeper.client.session-timeout: 6 s")
         .contains("high-availability.storageDir: file://" + directory.toAbsolutePath());
+    assertThat(config.zooKeeperProxyPort).isNotEqualTo(config.zooKeeperPort);
+    assertThat(config.labConfiguration().get(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM))
+        .isEqualTo("127.0.0.1:" + config.zooKeeperPort);
+    assertThat(config.clientConfiguration().get(HighAvailabilityOptions.HA_ZOOKEEPER_QUORUM))
+        .isEqualTo("127.0.0.1:" + config.zooKeeperPort);
     String zoo = Files.readString(directory.resolve("zk/zoo.cfg"));
     assertThat(zoo)
         .contains("tickTime=500", "minSessionTimeout=1000", "admin.enableServer=false")
