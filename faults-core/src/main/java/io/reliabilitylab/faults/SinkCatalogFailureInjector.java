@@ -124,7 +124,7 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
     String faultId = context.spec().id();
     TableAccess tables = view.tables().orElse(null);
     String table = tables == null ? "orders_current" : unqualified(tables.currentTable());
-    Map<String, java.util.Set<Long>> before = SinkCommitFailureInjector.snapshotIdsByTable(view);
+    Map<String, Set<Long>> before = SinkCommitFailureInjector.snapshotIdsByTable(view);
     int lostBefore = catalog.lostCommitResponses().size();
     Observation baseline = view.observe();
     catalog.loseCommitResponses(
@@ -199,7 +199,7 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
   /** The newest snapshot of the table the lost response was for, committed by then. */
   private static Optional<SnapshotInfo> appliedCommit(
       PipelineView view,
-      Map<String, java.util.Set<Long>> before,
+      Map<String, Set<Long>> before,
       SinkCatalogControl.LostCommitResponse response) {
     Optional<TableAccess> tables = view.tables();
     if (tables.isEmpty()) {

@@ -37,6 +37,9 @@ final class CommitResponseLoss extends HttpServlet {
   private static final Pattern COMMIT =
       Pattern.compile("^/v1/(?:[^/]+/)?namespaces/([^/]+)/tables/([^/]+)$");
 
+  private static final Pattern METADATA_LOCATION =
+      Pattern.compile("\"metadata-location\"\\s*:\\s*\"([^\"]+)\"");
+
   private final transient HttpServlet delegate;
   private final transient Map<String, AtomicInteger> armed = new ConcurrentHashMap<>();
   private final transient Map<String, String> messages = new ConcurrentHashMap<>();
@@ -118,7 +121,7 @@ final class CommitResponseLoss extends HttpServlet {
 
   /** The new metadata file the applied commit's response named; empty if none. */
   static String metadataLocation(String body) {
-    Matcher matcher = Pattern.compile("\"metadata-location\"\\s*:\\s*\"([^\"]+)\"").matcher(body);
+    Matcher matcher = METADATA_LOCATION.matcher(body);
     return matcher.find() ? matcher.group(1) : "";
   }
 

@@ -340,8 +340,8 @@ final class BrokerPipeline extends FlinkPipeline
                     new LinkageRecord.CheckpointRef(info.id(), info.status(), info.externalPath()))
             .orElse(null);
     Map<String, LinkageRecord.SnapshotRef> snapshots = new LinkedHashMap<>();
-    for (String table : List.of(currentTable(), changelogTable())) {
-      List<SnapshotInfo> all = snapshots(table);
+    for (String table : List.of(tables().currentTable(), tables().changelogTable())) {
+      List<SnapshotInfo> all = tables().snapshots(table);
       if (!all.isEmpty()) {
         SnapshotInfo latest = all.get(all.size() - 1);
         snapshots.put(

@@ -97,11 +97,12 @@ public final class FlinkClusters {
   public static Set<Class<? extends PipelineCapability>> capabilities(
       Set<Class<? extends PipelineCapability>> embedded, Map<String, String> options) {
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(embedded);
-    String catalog = options.getOrDefault(LabOptions.SINK_CATALOG, SinkCatalogOptions.HADOOP);
+    String catalog =
+        options.getOrDefault(LabOptions.SINK_CATALOG, SinkCatalogOptions.HADOOP).strip();
     // a REST catalog resolves concurrent commits itself: compaction from the lab's JVM is safe
     // whichever JVMs the job commits from
-    boolean sharedCommits = !catalog.strip().equals(SinkCatalogOptions.HADOOP);
-    if (catalog.strip().equals(SinkCatalogOptions.EMBEDDED_REST)) {
+    boolean sharedCommits = !catalog.equals(SinkCatalogOptions.HADOOP);
+    if (catalog.equals(SinkCatalogOptions.EMBEDDED_REST)) {
       offered.add(SinkCatalogControl.class);
     }
     Optional<ProcessClusterSettings> processes = processes(options);

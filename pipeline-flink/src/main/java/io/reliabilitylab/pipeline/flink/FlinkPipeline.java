@@ -1,8 +1,5 @@
 package io.reliabilitylab.pipeline.flink;
 
-import io.reliabilitylab.checks.iceberg.IcebergCatalog;
-import io.reliabilitylab.checks.iceberg.IcebergTableReader;
-import io.reliabilitylab.checks.iceberg.OrdersTables;
 import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
 import io.reliabilitylab.pipeline.flink.cluster.ClusterLease;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
@@ -14,10 +11,6 @@ import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
-import io.reliabilitylab.pipeline.flink.maintenance.IcebergTableMaintenance;
-import io.reliabilitylab.spi.data.ChangeOp;
-import io.reliabilitylab.spi.data.Changelog;
-import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.BrokerNetworkLink;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
@@ -33,7 +26,6 @@ import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
-import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.SourceEndpointAccess;
 import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
@@ -42,7 +34,6 @@ import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,25 +47,23 @@ import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.util.EnvironmentInformation;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A running reference pipeline on Flink as the lab sees it: the job on its cluster ({@link
- * JobControl}), the two Iceberg tables ({@link TableAccess}), its fault points, savepoints and
- * retained checkpoints, its source ({@link SourceEndpointAccess}), the loss of the whole cluster
- * ({@link #loseCluster()}), and on a cluster the lab started its TaskManagers ({@link
- * TaskManagerControl}: inside the JVM on a MiniCluster, as processes on a cluster of processes) and
- * a highly available cluster's JobManagers ({@link JobManagerControl}). Closing it cancels the job
- * and stops a cluster it started (a shared cluster of processes stays for the next scenario).
+ * JobControl}), the two Iceberg tables ({@link TableAccess}, offered by {@link #tables()}), its
+ * fault points, savepoints and retained checkpoints, its source ({@link SourceEndpointAccess}), the
+ * loss of the whole cluster ({@link #loseCluster()}), and on a cluster the lab started its
+ * TaskManagers ({@link TaskManagerControl}: inside the JVM on a MiniCluster, as processes on a
+ * cluster of processes) and a highly available cluster's JobManagers ({@link JobManagerControl}).
+ * Closing it cancels the job and stops a cluster it started (a shared cluster of processes stays
+ * for the next scenario).
  */
 public abstract class FlinkPipeline
     implements PipelineUnderTest,
         JobControl,
-        TableAccess,
         FaultPoints,
         SavepointControl,
         SourceEndpointAccess,
@@ -122,8 +111,7 @@ public abstract class FlinkPipeline
   // line that measures job start to streaming.
   private volatile long submittedNanos = System.nanoTime();
   protected final PipelineConfig config;
-  private final IcebergCatalog catalog;
-  private final TableMaintenance maintenance;
+  private final SinkTableAccess tables;
   private final EmbeddedTaskManagers embeddedTaskManagers;
   private final ProcessTaskManagers processTaskManagers;
   private final ProcessJobManagers processJobManagers;
@@ -136,11 +124,7 @@ public abstract class FlinkPipeline
     this.job = job;
     this.jobId = jobId;
     this.config = config;
-    this.catalog = job.settings().catalog().open();
-    this.maintenance =
-        IcebergTableMaintenance.builder(
-                name -> catalog.load(TableIdentifier.of(job.settings().namespace(), name)))
-            .build();
+    this.tables = new SinkTableAccess(this::name, job.settings());
     this.embeddedTaskManagers = new EmbeddedTaskManagers(this::miniCluster, this::currentJobId);
     this.processTaskManagers = new ProcessTaskManagers(this::processCluster, this::currentJobId);
     this.processJobManagers = new ProcessJobManagers(this::processCluster);
@@ -289,8 +273,10 @@ public abstract class FlinkPipeline
       return Optional.empty();
     }
     Object offered = this;
-    if (type == TableMaintenance.class) {
-      offered = maintenance;
+    if (type == TableAccess.class) {
+      offered = tables;
+    } else if (type == TableMaintenance.class) {
+      offered = tables.maintenance();
     } else if (type == TaskManagerControl.class || type == TaskManagerProcessControl.class) {
       offered =
           ClusterDescription.processesOf(cluster) != null
@@ -583,57 +569,9 @@ public abstract class FlinkPipeline
     }
   }
 
-  // TableAccess
-
-  @Override
-  public RowSet source() {
-    throw new UnsupportedOperationException(
-        "The harness reads the source itself (SourceRowReader); the "
-            + name()
-            + " pipeline does not");
-  }
-
-  @Override
-  public List<SnapshotInfo> snapshots(String table) {
-    return IcebergTableReader.snapshots(load(table));
-  }
-
-  @Override
-  public RowSet current(long snapshotId) {
-    return IcebergTableReader.current(load(OrdersTables.CURRENT), snapshotId);
-  }
-
-  @Override
-  public Changelog changelog(long snapshotId) {
-    return IcebergTableReader.changelog(load(OrdersTables.CHANGELOG), snapshotId);
-  }
-
-  @Override
-  public Changelog changelogAppended(
-      @Nullable Long fromSnapshotExclusive, long toSnapshotInclusive) {
-    return IcebergTableReader.changelogAppended(
-        load(OrdersTables.CHANGELOG), fromSnapshotExclusive, toSnapshotInclusive);
-  }
-
-  @Override
-  public boolean changelogContains(long snapshotId, long eventId) {
-    return IcebergTableReader.changelogContains(load(OrdersTables.CHANGELOG), snapshotId, eventId);
-  }
-
-  @Override
-  public boolean changelogContains(long snapshotId, ChangeOp op, long eventId) {
-    return IcebergTableReader.changelogContains(
-        load(OrdersTables.CHANGELOG), snapshotId, op, eventId);
-  }
-
-  @Override
-  public String currentTable() {
-    return OrdersTables.CURRENT;
-  }
-
-  @Override
-  public String changelogTable() {
-    return OrdersTables.CHANGELOG;
+  /** The pipeline's two Iceberg tables, read through the sink's catalog. */
+  protected SinkTableAccess tables() {
+    return tables;
   }
 
   /**
@@ -673,15 +611,11 @@ public abstract class FlinkPipeline
                         + " runs on no cluster of processes with ZooKeeper behind the lab's proxy"));
   }
 
-  private Table load(String table) {
-    return catalog.load(TableIdentifier.of(job.settings().namespace(), table));
-  }
-
   @Override
   public void close() {
     try {
       if (clusterLost) {
-        closeCatalog();
+        tables.close();
         return;
       }
       try {
@@ -690,7 +624,7 @@ public abstract class FlinkPipeline
         LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
       } finally {
         try {
-          closeCatalog();
+          tables.close();
         } finally {
           cluster.close();
         }
@@ -698,14 +632,6 @@ public abstract class FlinkPipeline
     } finally {
       // after the job: a proxy closed under a running job would look like a network fault
       proxies.close();
-    }
-  }
-
-  private void closeCatalog() {
-    try {
-      catalog.close();
-    } catch (IOException e) {
-      LOG.warn("Closing the sink's catalog client ({}) failed: {}", catalog.description(), e);
     }
   }
 }
