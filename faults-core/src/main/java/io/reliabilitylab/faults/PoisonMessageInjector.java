@@ -8,6 +8,7 @@ import io.reliabilitylab.kit.PipelineView;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.check.DlqRecord;
+import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -54,7 +55,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Proof: the dead-letter topic holds exactly one record for the corrupted record's topic,
  * partition and offset, with error metadata and the corrupted bytes' SHA-256; the job was not
  * restarted by it; with repair, the repaired change was republished and seen in the changelog
- * before the connector resumed; the connector runs again.
+ * before the connector resumed; the connector runs again. A job that reads past the corrupted
+ * record (its consumer group commits a later offset) without quarantining it dropped it: the fault
+ * fired all the same (detail {@code read_past_without_dead_letter}, nothing to repair), and the
+ * checks judge the change it lost.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(FaultInjector.class)
@@ -175,12 +179,32 @@ public final class PoisonMessageInjector extends BuiltInFault {
                         : Optional.of(connector.status()),
                 "the connector did not stop after the corrupted record");
             learnt.put("connector_status_during_injection", connector.status());
-            DlqRecord quarantined =
+            ReadPast readPast = new ReadPast(broker, corrupted);
+            Optional<DlqRecord> copy =
                 await(
                     deadline,
                     cancelled,
-                    () -> quarantinedCopyOf(dlq, corrupted),
+                    () -> {
+                      Optional<DlqRecord> found = quarantinedCopyOf(dlq, corrupted);
+                      if (found.isPresent()) {
+                        return Optional.of(found);
+                      }
+                      // read past and still no copy: the dead-letter sink flushes before the
+                      // checkpoint that commits the offsets completes, so none is coming
+                      return readPast.check() && quarantinedCopyOf(dlq, corrupted).isEmpty()
+                          ? Optional.of(Optional.<DlqRecord>empty())
+                          : Optional.empty();
+                    },
                     "no dead-letter record for " + where(corrupted));
+            if (copy.isEmpty()) {
+              learnt.put("dlq_record", "none");
+              learnt.put("read_past_without_dead_letter", readPast.describe());
+              connector.start();
+              learnt.put("connector_status_after_resume", connector.status());
+              done.set(context.clock().instant());
+              return;
+            }
+            DlqRecord quarantined = copy.get();
             learnt.put(
                 "dlq_record",
                 quarantined.topic() + "/" + quarantined.partition() + "@" + quarantined.offset());
@@ -278,7 +302,8 @@ public final class PoisonMessageInjector extends BuiltInFault {
               // "exactly one" must still hold now: a copy written after the first was seen (an
               // at-least-once DLQ producer's retry, a re-read) would otherwise go unnoticed
               CorruptedRecord corrupted = poisoned.get();
-              if (corrupted != null) {
+              boolean dropped = learnt.containsKey("read_past_without_dead_letter");
+              if (corrupted != null && !dropped) {
                 try {
                   if (quarantinedCopyOf(dlq, corrupted).isEmpty()) {
                     return ProofVerdict.refuted(
@@ -300,16 +325,25 @@ public final class PoisonMessageInjector extends BuiltInFault {
                       + learnt.get("value_length")
                       + " bytes); the connector was "
                       + learnt.get("connector_status_during_injection"));
-              proofs.add(
-                  "exactly one dead-letter record for it, "
-                      + learnt.get("dlq_record")
-                      + ", error "
-                      + learnt.get("dlq_error_type"));
+              if (dropped) {
+                // the fault fired; what the job did with it is for the checks to judge
+                proofs.add(
+                    "the job read past it without a dead-letter record ("
+                        + learnt.get("read_past_without_dead_letter")
+                        + "): the change it carried is lost to the tables, with nothing to"
+                        + " repair it from");
+              } else {
+                proofs.add(
+                    "exactly one dead-letter record for it, "
+                        + learnt.get("dlq_record")
+                        + ", error "
+                        + learnt.get("dlq_error_type"));
+              }
               proofs.add(
                   "the job kept running without a restart (restart count "
                       + now.restartCount()
                       + ")");
-              if (repair) {
+              if (repair && !dropped) {
                 String seenIn = learnt.get("repair_seen_in_changelog_snapshot");
                 proofs.add(
                     "the repair was republished at "
@@ -392,6 +426,57 @@ public final class PoisonMessageInjector extends BuiltInFault {
         + record.offset()
         + " ts "
         + record.timestampMs();
+  }
+
+  /**
+   * Whether the job's consumer group committed an offset past the corrupted record, so the job read
+   * it: looked at once a second (each look is a linkage observation in the record).
+   */
+  private static final class ReadPast {
+    private static final long EVERY_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final BrokerControl broker;
+    private final CorruptedRecord corrupted;
+    private long nextLook = System.nanoTime() + EVERY_NANOS;
+    private String seen = "";
+
+    ReadPast(BrokerControl broker, CorruptedRecord corrupted) {
+      this.broker = broker;
+      this.corrupted = corrupted;
+    }
+
+    boolean check() throws Exception {
+      if (System.nanoTime() < nextLook) {
+        return false;
+      }
+      nextLook = System.nanoTime() + EVERY_NANOS;
+      LinkageRecord linkage = broker.observeLinkage("poison-read-past");
+      if (!linkage.topic().equals(corrupted.topic())) {
+        return false;
+      }
+      LinkageRecord.CheckpointRef checkpoint = linkage.checkpoint();
+      for (LinkageRecord.PartitionOffset offset : linkage.offsets()) {
+        if (offset.partition() == corrupted.partition()
+            && offset.committedOffset() > corrupted.offset()) {
+          seen =
+              "group "
+                  + linkage.consumerGroup()
+                  + " committed offset "
+                  + offset.committedOffset()
+                  + " of "
+                  + corrupted.topic()
+                  + "/"
+                  + corrupted.partition()
+                  + (checkpoint == null ? "" : ", latest checkpoint " + checkpoint.id());
+          return true;
+        }
+      }
+      return false;
+    }
+
+    String describe() {
+      return seen;
+    }
   }
 
   /** A source of a value that may not be there yet. */

@@ -186,6 +186,38 @@ class BrokerFaultProofTest {
   }
 
   @Test
+  void aPoisonTheJobReadsPastWithoutADeadLetterFiresWithNothingToRepair() throws Exception {
+    SimulatedPipeline pipeline = brokerPipeline();
+    pipeline.broker().dropUndecodable();
+    SourceConnectorControl connector = connector(pipeline);
+
+    try (FaultHandle handle = inject(new PoisonMessageInjector(), pipeline, Map.of())) {
+      FaultEvidence evidence = handle.awaitFired(WAIT);
+      RecoveryEvidence recovery = handle.awaitRecovery(WAIT);
+
+      assertThat(evidence.status()).as("%s", evidence).isEqualTo(FaultStatus.FIRED);
+      assertThat(evidence.details())
+          .containsEntry("dlq_record", "none")
+          .containsEntry("connector_status_after_resume", "RUNNING")
+          .doesNotContainKeys("repair_outcome", "repair_seen_in_changelog_snapshot");
+      assertThat(evidence.details().get("read_past_without_dead_letter"))
+          .startsWith("group " + SimulatedBroker.CONSUMER_GROUP + " committed offset ");
+      assertThat(evidence.proofs())
+          .anySatisfy(p -> assertThat(p).contains("read past it without a dead-letter record"))
+          .noneSatisfy(p -> assertThat(p).contains("exactly one dead-letter record"));
+      assertThat(pipeline.capability(DeadLetterQueue.class).orElseThrow().records()).isEmpty();
+      assertThat(broker(pipeline).observations())
+          .extracting(LinkageRecord::label)
+          .contains("poison-read-past");
+      assertThat(recovery.recovered()).isTrue();
+      long eventId = connector.corrupted(POISON_ID).orElseThrow().eventId();
+      assertThat(pipeline.changelogContains(latestChangelogSnapshot(pipeline), eventId))
+          .as("the dropped change is lost, for the checks to find")
+          .isFalse();
+    }
+  }
+
+  @Test
   void twoDeadLetterCopiesOfOneOriginalRefuteThePoison() throws Exception {
     SimulatedPipeline pipeline = brokerPipeline();
     pipeline.broker().quarantineTwice();

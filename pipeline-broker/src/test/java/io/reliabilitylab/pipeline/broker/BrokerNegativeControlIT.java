@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * commits its offsets leaves them unconsumed as far as the group shows, while the tables are
  * complete; only the linkage check may fail, naming the lag. The duplicate-redelivery class's: a
  * replay deduplication that drops only repeats of a key's last position passes its baseline, and
- * under a redelivery lets older changes through, which the upsert sink applies over newer ones.
+ * under a redelivery lets older changes through, which the upsert sink applies over newer ones. The
+ * poison-message class's: a job that drops what it cannot decode (no dead letter) passes its
+ * baseline and, under a poison, loses the change the poison carried.
  */
 class BrokerNegativeControlIT {
 
@@ -122,5 +124,59 @@ class BrokerNegativeControlIT {
         .as("keys whose newer image an older replay overwrote")
         .isNotEmpty()
         .allSatisfy(sample -> assertThat(sample.subject()).startsWith("order_id="));
+  }
+
+  @Test
+  void aJobDroppingUndecodableRecordsLosesAPoisonsChangeAndOnlyUnderAPoison() throws Exception {
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "broker",
+                "--faults",
+                "poison-message:default",
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--pipeline-option",
+                "job.variant=broken-undecodable-skipped",
+                "--no-report",
+                "--out",
+                out.toString());
+
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    RunRecord poisoned = runs.get("poison-message");
+    assertThat(poisoned.effectiveConfiguration().get("kafka.dlq-sink")).contains("BROKEN");
+    Map<String, String> fault = poisoned.faults().get(0).evidence().details();
+    assertThat(fault)
+        .as("the fault fired: the job read past the poison without a dead letter")
+        .containsEntry("dlq_record", "none")
+        .containsKey("read_past_without_dead_letter");
+    assertThat(poisoned.summary().failedChecks())
+        .contains("changelog-completeness", "event-id-audit")
+        .noneMatch(name -> name.startsWith("recovery:"));
+    CheckResult completeness =
+        poisoned.checks().stream()
+            .filter(check -> check.check().equals("changelog-completeness"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(completeness.evidence().samples())
+        .as("the change the poison carried, by event id and key")
+        .singleElement()
+        .satisfies(
+            sample -> {
+              assertThat(sample.subject()).startsWith("event_id=");
+              assertThat(sample.note()).contains(fault.get("key"));
+            });
   }
 }

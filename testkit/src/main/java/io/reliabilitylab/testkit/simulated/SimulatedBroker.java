@@ -115,6 +115,7 @@ public final class SimulatedBroker {
   private boolean quarantineAgainAfterRepair;
   private boolean dlqAltersBytes;
   private boolean failJobOnPoison;
+  private boolean dropUndecodable;
   boolean repairFails;
   private boolean dedupPassesEveryOtherReplay;
   private boolean dedupCountsNothing;
@@ -185,6 +186,14 @@ public final class SimulatedBroker {
   public SimulatedBroker failJobOnPoison() {
     synchronized (pipeline) {
       failJobOnPoison = true;
+      return this;
+    }
+  }
+
+  /** The job drops a corrupted record without quarantining it (a format ignoring parse errors). */
+  public SimulatedBroker dropUndecodable() {
+    synchronized (pipeline) {
+      dropUndecodable = true;
       return this;
     }
   }
@@ -339,6 +348,9 @@ public final class SimulatedBroker {
         if (failJobOnPoison) {
           failJobOnPoison = false;
           pipeline.failJob("a poison record failed the job at " + TOPIC + "/0@" + record.offset());
+        }
+        if (dropUndecodable) {
+          continue;
         }
         quarantine(record);
         if (quarantineTwice) {

@@ -94,7 +94,10 @@ public final class BrokerJob implements OrdersJob {
                 : env.fromSource(kafka, WatermarkStrategy.noWatermarks(), name))
             .uid(BrokerJobConfig.SOURCE_UID)
             .name(name);
-    SingleOutputStreamOperator<ChangeEnvelope> changes = QuarantineRouter.route(decoded);
+    SingleOutputStreamOperator<ChangeEnvelope> changes =
+        settings().variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED
+            ? QuarantineRouter.routeSkipping(decoded)
+            : QuarantineRouter.route(decoded);
     changes
         .getSideOutput(QuarantineRouter.DEAD_LETTERS)
         .sinkTo(DeadLetterSink.create(config.bootstrapServers(), config.deadLetterTopic()))

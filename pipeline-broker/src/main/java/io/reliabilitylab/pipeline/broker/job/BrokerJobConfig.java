@@ -108,7 +108,11 @@ public record BrokerJobConfig(
             ? "flink-connector-kafka KafkaSource, offsets committed on checkpoints"
             : "flink-connector-kafka KafkaSource, offsets NOT committed (negative control)");
     map.put("kafka.source.starting-offsets", "committed, else earliest");
-    map.put("kafka.dlq-sink", "KafkaSink AT_LEAST_ONCE (exactly-once needs kafka-clients 3.x)");
+    map.put(
+        "kafka.dlq-sink",
+        settings.variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED
+            ? "never fed: undecodable records are dropped (BROKEN: no dead letter to repair from)"
+            : "KafkaSink AT_LEAST_ONCE (exactly-once needs kafka-clients 3.x)");
     map.put("kafka.client-properties", clientProperties.isEmpty() ? "none" : "set (not shown)");
     map.put("wire.format", "Debezium JSON envelope without schema, key {\"order_id\":N}");
     map.put(

@@ -24,6 +24,9 @@ import org.apiguardian.api.API;
  *     .sinkTo(DeadLetterSink.create(bootstrapServers, DeadLetterSink.topicFor(topic)))
  *     .uid(DeadLetterSink.UID);
  * }</pre>
+ *
+ * <p>The broken router ({@link #routeSkipping}, a negative control) drops what it would quarantine,
+ * counted as {@value #SKIPPED}: what a format told to ignore parse errors does.
  */
 @API(status = EXPERIMENTAL)
 public final class QuarantineRouter extends ProcessFunction<DecodedRecord, ChangeEnvelope> {
@@ -35,6 +38,9 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
   /** The counter of quarantined records. */
   public static final String QUARANTINED = "quarantined";
 
+  /** The counter of undecodable records the broken router dropped. */
+  public static final String SKIPPED = "undecodableSkipped";
+
   /** The operator's uid. */
   public static final String UID = "quarantine-router";
 
@@ -42,22 +48,42 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
   private static final TypeInformation<ChangeEnvelope> ENVELOPES =
       TypeInformation.of(ChangeEnvelope.class);
 
+  private final boolean skipUndecodable;
   private transient Counter quarantined;
+
+  private QuarantineRouter(boolean skipUndecodable) {
+    this.skipUndecodable = skipUndecodable;
+  }
 
   /** Adds the router behind a stream of decoded records, with a stable uid. */
   public static SingleOutputStreamOperator<ChangeEnvelope> route(
       DataStream<DecodedRecord> decoded) {
+    return route(decoded, false);
+  }
+
+  /**
+   * BROKEN (a negative control): adds a router that drops every record it cannot decode, leaving
+   * the dead-letter output empty.
+   */
+  public static SingleOutputStreamOperator<ChangeEnvelope> routeSkipping(
+      DataStream<DecodedRecord> decoded) {
+    return route(decoded, true);
+  }
+
+  private static SingleOutputStreamOperator<ChangeEnvelope> route(
+      DataStream<DecodedRecord> decoded, boolean skipUndecodable) {
     Objects.requireNonNull(decoded, "decoded");
     return decoded
-        .process(new QuarantineRouter())
+        .process(new QuarantineRouter(skipUndecodable))
         .returns(ENVELOPES)
         .uid(UID)
-        .name("quarantine router");
+        .name(skipUndecodable ? "undecodable records dropped (BROKEN)" : "quarantine router");
   }
 
   @Override
   public void open(OpenContext openContext) {
-    quarantined = getRuntimeContext().getMetricGroup().counter(QUARANTINED);
+    quarantined =
+        getRuntimeContext().getMetricGroup().counter(skipUndecodable ? SKIPPED : QUARANTINED);
   }
 
   @Override
@@ -70,7 +96,9 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
       out.collect(change);
     } else {
       quarantined.inc();
-      context.output(DEAD_LETTERS, record);
+      if (!skipUndecodable) {
+        context.output(DEAD_LETTERS, record);
+      }
     }
   }
 }

@@ -113,6 +113,34 @@ class BrokerJobPartsTest {
     assertThat(CountersReporter.sum(ReplayDeduplicator.REPLAYS_DROPPED)).isEqualTo(1);
   }
 
+  @Test
+  void theBrokenRouterDropsAnUndecodableRecordWithoutADeadLetter() throws Exception {
+    ChangeEnvelope before = change("c", 1, "mysql-bin.000009", 100, 0);
+    ChangeEnvelope after = change("u", 1, "mysql-bin.000009", 300, 0);
+    DecodedRecord poison = DecodedRecord.quarantined(new byte[] {'{', '}'}, new byte[] {'k'}, 0, 1);
+
+    Configuration configuration = new Configuration();
+    CountersReporter.enable(configuration);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(1, configuration);
+    DataStream<DecodedRecord> decoded =
+        env.fromData(
+            DecodedRecord.TYPE,
+            DecodedRecord.change(before, 0, 0),
+            poison,
+            DecodedRecord.change(after, 0, 2));
+    SingleOutputStreamOperator<ChangeEnvelope> changes = QuarantineRouter.routeSkipping(decoded);
+    CloseableIterator<ChangeEnvelope> forwarded = changes.collectAsync();
+    CloseableIterator<DecodedRecord> quarantined =
+        changes.getSideOutput(QuarantineRouter.DEAD_LETTERS).collectAsync();
+    env.execute("broken router");
+
+    assertThat(drain(forwarded)).containsExactly(before, after);
+    assertThat(drain(quarantined)).isEmpty();
+    assertThat(CountersReporter.sum(QuarantineRouter.SKIPPED)).isEqualTo(1);
+    assertThat(CountersReporter.sum(QuarantineRouter.QUARANTINED)).isZero();
+  }
+
   static <T> List<T> drain(CloseableIterator<T> iterator) throws Exception {
     List<T> items = new ArrayList<>();
     try {

@@ -99,6 +99,14 @@ class DirectJobConfigTest {
     assertThatThrownBy(
             () ->
                 CONFIG.toBuilder()
+                    .settings(s -> s.variant(JobVariant.BROKEN_UNDECODABLE_SKIPPED))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("job.variant=broken-undecodable-skipped")
+        .hasMessageContaining("run it with --pipeline broker");
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
                     .settings(s -> s.variant(JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION))
                     .build())
         .isInstanceOf(IllegalArgumentException.class)

@@ -68,7 +68,15 @@ public enum JobVariant {
    * last forwarded position (equality where an order was needed): faithful without redeliveries;
    * when the connector delivers older changes again they pass through. The broker pipeline only.
    */
-  BROKEN_DEDUP_LAST_ONLY("broken-dedup-last-only");
+  BROKEN_DEDUP_LAST_ONLY("broken-dedup-last-only"),
+  /**
+   * BROKEN: the broker job drops a record it cannot decode instead of quarantining it, as a format
+   * told to ignore parse errors does (Flink's {@code json.ignore-parse-errors}, Kafka Connect's
+   * {@code errors.tolerance=all} without a dead-letter queue): faithful while every record decodes;
+   * a poison message's change is lost, with no dead letter to repair it from. The broker pipeline
+   * only.
+   */
+  BROKEN_UNDECODABLE_SKIPPED("broken-undecodable-skipped");
 
   /** The pipeline option that chooses the variant. */
   public static final String OPTION = "job.variant";
