@@ -259,6 +259,9 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (!postgres) {
         publishing.connectorClass(DebeziumPublisher.connectorFor(source.serverVersion()));
       }
+      if (settings.variant() == JobVariant.BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED) {
+        publishing.dropUnacknowledged();
+      }
       publisher = publishing.build();
       publisher.start();
 

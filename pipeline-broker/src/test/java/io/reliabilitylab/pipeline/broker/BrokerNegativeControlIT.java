@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * replay deduplication that drops only repeats of a key's last position passes its baseline, and
  * under a redelivery lets older changes through, which the upsert sink applies over newer ones. The
  * poison-message class's: a job that drops what it cannot decode (no dead letter) passes its
- * baseline and, under a poison, loses the change the poison carried.
+ * baseline and, under a poison, loses the change the poison carried. The broker-restart class's: a
+ * connector that logs and drops what the broker does not acknowledge passes its baseline and loses
+ * the changes it read while the broker restarted.
  */
 class BrokerNegativeControlIT {
 
@@ -178,5 +180,52 @@ class BrokerNegativeControlIT {
               assertThat(sample.subject()).startsWith("event_id=");
               assertThat(sample.note()).contains(fault.get("key"));
             });
+  }
+
+  @Test
+  void aConnectorDroppingUnacknowledgedRecordsLosesChangesUnderABrokerRestartOnly()
+      throws Exception {
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "broker",
+                "--faults",
+                "broker-restart:default",
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--pipeline-option",
+                "job.variant=broken-publisher-drops-unacknowledged",
+                "--no-report",
+                "--out",
+                out.toString());
+
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    RunRecord restarted = runs.get("broker-restart");
+    assertThat(restarted.effectiveConfiguration().get("connector.publisher.unacknowledged"))
+        .contains("BROKEN");
+    assertThat(restarted.summary().failedChecks())
+        .contains("changelog-completeness", "event-id-audit")
+        .noneMatch(name -> name.startsWith("recovery:"));
+    CheckResult completeness =
+        restarted.checks().stream()
+            .filter(check -> check.check().equals("changelog-completeness"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(completeness.evidence().samples())
+        .as("the changes read while the broker was down, by event id")
+        .isNotEmpty()
+        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
   }
 }

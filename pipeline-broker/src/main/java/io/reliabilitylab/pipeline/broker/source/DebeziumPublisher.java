@@ -119,6 +119,7 @@ public final class DebeziumPublisher implements AutoCloseable {
   private final String capturedTopic;
   private final Properties engineProperties;
   private final Map<String, Object> producerProperties;
+  private final boolean dropUnacknowledged;
   private final @Nullable PublishListener listener;
   private final Duration startTimeout;
   private final Duration stopTimeout;
@@ -155,6 +156,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     this.stopTimeout = builder.stopTimeout;
     this.engineProperties = builder.engineProperties(workDirectory);
     this.producerProperties = builder.producerProperties();
+    this.dropUnacknowledged = builder.dropsUnacknowledged();
   }
 
   /**
@@ -486,6 +488,11 @@ public final class DebeziumPublisher implements AutoCloseable {
       settings.put("debezium." + name, name.contains("password") ? "***" : value);
     }
     producerProperties.forEach((name, value) -> settings.put("producer." + name, describe(value)));
+    settings.put(
+        "publisher.unacknowledged",
+        dropUnacknowledged
+            ? "logged and dropped, marked processed (BROKEN: at most once)"
+            : "the engine stops; read again on restart (at least once)");
     return Collections.unmodifiableMap(settings);
   }
 
@@ -569,7 +576,10 @@ public final class DebeziumPublisher implements AutoCloseable {
       try {
         for (Outgoing out : outgoing) {
           if (out.ack != null) {
-            account(out, awaitAck(out));
+            RecordMetadata metadata = dropUnacknowledged ? ackOrDrop(out) : awaitAck(out);
+            if (metadata != null) {
+              account(out, metadata);
+            }
           }
           committer.markProcessed(out.event);
         }
@@ -602,6 +612,22 @@ public final class DebeziumPublisher implements AutoCloseable {
       committer.markBatchFinished();
     } finally {
       batchLock.unlock();
+    }
+  }
+
+  /**
+   * BROKEN ({@link DebeziumPublisherBuilder#dropUnacknowledged()}): logs a failed send, goes on.
+   */
+  private @Nullable RecordMetadata ackOrDrop(Outgoing out) throws InterruptedException {
+    try {
+      return awaitAck(out);
+    } catch (IllegalStateException e) {
+      LOG.warn(
+          "BROKEN publisher: dropped the change at {} that the broker did not acknowledge ({});"
+              + " marked processed all the same",
+          out.position,
+          e.getCause() == null ? e : e.getCause().getClass().getSimpleName());
+      return null;
     }
   }
 

@@ -70,6 +70,7 @@ public final class DebeziumPublisherBuilder {
   private Duration offsetFlushInterval = Duration.ofMillis(200);
   private Duration retriableRestartWait = Duration.ofMillis(500);
   private Duration producerLinger = Duration.ofMillis(5);
+  private boolean dropUnacknowledged;
   Duration startTimeout = Duration.ofSeconds(60);
   Duration stopTimeout = Duration.ofSeconds(60);
   @Nullable PublishListener listener;
@@ -230,6 +231,22 @@ public final class DebeziumPublisherBuilder {
     return this;
   }
 
+  /**
+   * BROKEN (a negative control): a record the broker does not acknowledge within a second is logged
+   * and dropped, and marked processed all the same, so the engine goes on past it: the send error
+   * handler that logs and moves on, at most once. The producer gives up after {@code
+   * delivery.timeout.ms} 1000 (no idempotence, no retries). Faithful while the broker answers; the
+   * changes read while it is down are lost.
+   */
+  public DebeziumPublisherBuilder dropUnacknowledged() {
+    this.dropUnacknowledged = true;
+    return this;
+  }
+
+  boolean dropsUnacknowledged() {
+    return dropUnacknowledged;
+  }
+
   /** How long {@link DebeziumPublisher#start()} waits for the connector task; default 60 s. */
   public DebeziumPublisherBuilder startTimeout(Duration timeout) {
     this.startTimeout = positive(timeout, "startTimeout");
@@ -378,6 +395,12 @@ public final class DebeziumPublisherBuilder {
     properties.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
     properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    if (dropUnacknowledged) {
+      properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+      properties.put(ProducerConfig.RETRIES_CONFIG, 0);
+      properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 500);
+      properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 1000);
+    }
     properties.putAll(producerOverrides);
     return properties;
   }

@@ -161,6 +161,21 @@ class DebeziumPublisherBuilderTest {
   }
 
   @Test
+  void theBrokenPublisherGivesUpOnARecordWithinASecondAndSaysSo() {
+    assertThat(builder().dropUnacknowledged().producerProperties())
+        .containsEntry("enable.idempotence", false)
+        .containsEntry("retries", 0)
+        .containsEntry("delivery.timeout.ms", 1000);
+    try (DebeziumPublisher faithful = builder().build();
+        DebeziumPublisher broken = builder().dropUnacknowledged().build()) {
+      assertThat(faithful.effectiveConfiguration().get("publisher.unacknowledged"))
+          .contains("at least once");
+      assertThat(broken.effectiveConfiguration().get("publisher.unacknowledged"))
+          .contains("BROKEN");
+    }
+  }
+
+  @Test
   void refusesSettingsThatWouldBreakIt() {
     assertThatThrownBy(() -> builder().maxBatchSize(100).maxQueueSize(100).build())
         .hasMessageContaining("must exceed maxBatchSize");

@@ -99,6 +99,13 @@ class DirectJobConfigTest {
     assertThatThrownBy(
             () ->
                 CONFIG.toBuilder()
+                    .settings(s -> s.variant(JobVariant.BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("run it with --pipeline broker");
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
                     .settings(s -> s.variant(JobVariant.BROKEN_UNDECODABLE_SKIPPED))
                     .build())
         .isInstanceOf(IllegalArgumentException.class)

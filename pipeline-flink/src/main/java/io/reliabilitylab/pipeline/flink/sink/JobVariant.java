@@ -76,7 +76,14 @@ public enum JobVariant {
    * a poison message's change is lost, with no dead letter to repair it from. The broker pipeline
    * only.
    */
-  BROKEN_UNDECODABLE_SKIPPED("broken-undecodable-skipped");
+  BROKEN_UNDECODABLE_SKIPPED("broken-undecodable-skipped"),
+  /**
+   * BROKEN: the broker pipeline's connector publishes at most once: a change the broker does not
+   * acknowledge within a second is logged and dropped, and the connector goes on past it (a send
+   * error handler that logs and moves on). Faithful while the broker answers; the changes read
+   * while the broker restarts are lost. The broker pipeline only.
+   */
+  BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED("broken-publisher-drops-unacknowledged");
 
   /** The pipeline option that chooses the variant. */
   public static final String OPTION = "job.variant";
