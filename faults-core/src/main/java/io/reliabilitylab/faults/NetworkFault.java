@@ -52,6 +52,7 @@ abstract class NetworkFault extends BuiltInFault {
   static final long DEFAULT_DURATION_MS = 2_000;
 
   private static final Duration POLL = Duration.ofMillis(20);
+  private static final int MAX_SYMPTOMS = 20;
 
   /** The impairment this fault applies, and how its effect shows in the link's counters. */
   interface Impairment {
@@ -144,12 +145,37 @@ abstract class NetworkFault extends BuiltInFault {
     Map<String, String> counters = new LinkedHashMap<>(atHeal.asDetails("proxy_at_heal_"));
     counters.put("impaired_at", impairedAt.toString());
     counters.put("healed_at", healedAt.toString());
+    if (ZOOKEEPER.equals(link(spec))) {
+      ZooKeeperNetworkLink zooKeeper =
+          context.pipeline().capability(ZooKeeperNetworkLink.class).orElseThrow();
+      fault.recoveryDetails(recovered -> zooKeeperSymptoms(zooKeeper, impairedAt));
+    }
     return fault
         .what(impairment.describe(link) + " for " + duration.toMillis() + " ms")
         .details(counters)
         .proof(counted(impairment, link, before, atHeal, impairedAt, healedAt))
         .recoveryFrom(overcome(impairment, link, atHeal, clock))
         .build();
+  }
+
+  /**
+   * What the cluster's processes logged about their ZooKeeper sessions and leadership from the cut
+   * to the recovery: the cluster's own symptoms, next to the proxy's counters.
+   */
+  private static Map<String, String> zooKeeperSymptoms(
+      ZooKeeperNetworkLink zooKeeper, Instant impairedAt) {
+    List<String> symptoms = zooKeeper.zooKeeperSymptomsSince(impairedAt, MAX_SYMPTOMS);
+    Map<String, String> details = new LinkedHashMap<>();
+    details.put(
+        "zookeeper_symptoms",
+        symptoms.isEmpty()
+            ? "none logged by the cluster's processes"
+            : symptoms.size() + (symptoms.size() == MAX_SYMPTOMS ? " or more" : ""));
+    for (int i = 0; i < symptoms.size(); i++) {
+      // two digits: the record orders details by name
+      details.put(String.format(Locale.ROOT, "zookeeper_symptom_%02d", i + 1), symptoms.get(i));
+    }
+    return details;
   }
 
   /**

@@ -612,6 +612,11 @@ public abstract class FlinkPipeline
   }
 
   @Override
+  public List<String> zooKeeperSymptomsSince(Instant since, int limit) {
+    return processCluster().zooKeeperSymptomsSince(since, limit);
+  }
+
+  @Override
   public void close() {
     try {
       if (clusterLost) {

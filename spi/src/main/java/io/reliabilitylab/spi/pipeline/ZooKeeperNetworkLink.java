@@ -2,6 +2,8 @@ package io.reliabilitylab.spi.pipeline;
 
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
+import java.time.Instant;
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -15,4 +17,14 @@ public interface ZooKeeperNetworkLink extends PipelineCapability {
 
   /** The link between the cluster's JobManagers and TaskManagers and ZooKeeper. */
   NetworkLink zooKeeperLink();
+
+  /**
+   * What the cluster's processes logged since {@code since} about their ZooKeeper sessions and
+   * leadership (a session suspended, lost or reconnected; a leadership lost), oldest first, each
+   * line naming the process; at most {@code limit} lines. The cluster's own symptoms of a cut link;
+   * empty where they cannot be read.
+   */
+  default List<String> zooKeeperSymptomsSince(Instant since, int limit) {
+    return List.of();
+  }
 }

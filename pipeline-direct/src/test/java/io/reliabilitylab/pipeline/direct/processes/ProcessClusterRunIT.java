@@ -112,6 +112,11 @@ class ProcessClusterRunIT {
         .as("the killed JobManager rejoined as the standby")
         .containsEntry("rejoined", "true")
         .containsKey("rejoined_pid");
+    Map<String, String> cut =
+        byScenario.get("network-partition:zookeeper").faults().get(0).recovery().details();
+    assertThat(cut.values())
+        .as("the processes' own symptoms of the cut: their ZooKeeper sessions suspended")
+        .anySatisfy(line -> assertThat(line).contains("State change: SUSPENDED"));
 
     // the cluster outlives the scenarios (one per suite), never the lab
     List<Long> pids = recordedPids(out.resolve("flink-cluster"));

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -157,6 +158,14 @@ public final class ProcessFlinkCluster extends RestFlinkCluster {
    */
   public Optional<NetworkLink> zooKeeperLink() {
     return Optional.ofNullable(zooKeeperProxy);
+  }
+
+  /**
+   * What the processes logged since {@code since} about their ZooKeeper sessions and leadership (at
+   * most {@code limit} lines, oldest first): the cluster's own symptoms of a cut link.
+   */
+  public List<String> zooKeeperSymptomsSince(Instant since, int limit) {
+    return ZooKeeperSymptoms.since(config.logs, since, limit);
   }
 
   private static LabProcess startZooKeeper(ProcessClusterConfig config, long deadline)
