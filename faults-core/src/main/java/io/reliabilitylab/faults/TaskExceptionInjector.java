@@ -3,21 +3,31 @@ package io.reliabilitylab.faults;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import com.google.auto.service.AutoService;
+import io.reliabilitylab.kit.Observation;
 import io.reliabilitylab.kit.PipelineView;
+import io.reliabilitylab.kit.ProofRule;
+import io.reliabilitylab.kit.ProofVerdict;
+import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.fault.FaultPosition;
+import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
+import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code task-exception}: the job's {@code operator} fault point throws at a logical position
@@ -25,6 +35,14 @@ import org.apiguardian.api.API;
  * job restarts once. Works on any cluster, embedded or not.
  *
  * <p>Proof: the fault id in the job's exception history and the restart count up by exactly one.
+ *
+ * <p>The {@code snapshot-splits} variant is the regression scenario of apache/flink-cdc#1061 on a
+ * source that reads its snapshot in chunks ({@link SnapshotSplits}): chunks of {@value
+ * #SPLITS_SPLIT_SIZE} rows, each snapshot row slowed by the operator point's throttle ({@value
+ * #SPLITS_THROTTLE}) so that checkpoints complete between chunks, and the throw at snapshot row
+ * {@value #SPLITS_ROWS}. Its recovery details say which checkpoint the job was restored from and
+ * how many snapshot rows it had committed ({@code hazard_reached}); the checks then show whether
+ * the chunks read again after the restore duplicated or lost rows.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(FaultInjector.class)
@@ -42,6 +60,18 @@ public final class TaskExceptionInjector extends BuiltInFault {
 
   /** The variant that throws while the source still reads its snapshot. */
   public static final String SNAPSHOT_PHASE = "snapshot-phase";
+
+  /** The variant that throws between two chunks of the snapshot, after a checkpoint. */
+  public static final String SNAPSHOT_SPLITS = "snapshot-splits";
+
+  /**
+   * The parameter that slows each snapshot row (a throttle action) at a snapshot-phase position.
+   */
+  public static final String SNAPSHOT_THROTTLE = "snapshot-throttle";
+
+  static final int SPLITS_SPLIT_SIZE = 4;
+  static final long SPLITS_ROWS = 24;
+  static final String SPLITS_THROTTLE = "throttle-100ms";
 
   @Override
   public String name() {
@@ -82,12 +112,32 @@ public final class TaskExceptionInjector extends BuiltInFault {
                 "The operator throws after "
                     + SNAPSHOT_PHASE_ROWS
                     + " rows of the snapshot phase, while the source still reads its snapshot")
-            .at(new FaultPosition.SnapshotPhase(SNAPSHOT_PHASE_ROWS)));
+            .at(new FaultPosition.SnapshotPhase(SNAPSHOT_PHASE_ROWS)),
+        FaultVariant.of(
+                SNAPSHOT_SPLITS,
+                "The source reads its snapshot in chunks of "
+                    + SPLITS_SPLIT_SIZE
+                    + " rows, each row slowed by "
+                    + SPLITS_THROTTLE.substring("throttle-".length())
+                    + " so that checkpoints complete between chunks; the operator throws at"
+                    + " snapshot row "
+                    + SPLITS_ROWS
+                    + ", after such a checkpoint. The regression scenario of"
+                    + " apache/flink-cdc#1061 (fixed in the pinned Flink CDC): the restore reads"
+                    + " the unfinished chunks again, and no row may be duplicated or lost")
+            .at(new FaultPosition.SnapshotPhase(SPLITS_ROWS))
+            .with(SNAPSHOT_THROTTLE, SPLITS_THROTTLE)
+            .withPipelineOption(
+                LabOptions.SOURCE_SNAPSHOT_SPLIT_SIZE, Integer.toString(SPLITS_SPLIT_SIZE))
+            .requires(SnapshotSplits.class, TableAccess.class));
   }
 
   @Override
   Map<String, String> parameters() {
-    return Map.of();
+    return Map.of(
+        SNAPSHOT_THROTTLE,
+        "at a snapshot-phase position only: slow every snapshot row by this throttle action, e.g."
+            + " throttle-100ms");
   }
 
   @Override
@@ -96,9 +146,57 @@ public final class TaskExceptionInjector extends BuiltInFault {
     if (skipped.isPresent()) {
       return skipped.get();
     }
-    String faultId = context.spec().id();
-    return armPoint(context, view, OPERATOR, THROW, context.spec().position())
-        .proof(Proofs.failoverCarrying(faultId, 1))
-        .build();
+    FaultSpec spec = context.spec();
+    String faultId = spec.id();
+    FaultPosition position = spec.position();
+    String throttle = spec.parameters().get(SNAPSHOT_THROTTLE);
+    if (throttle != null && !(position instanceof FaultPosition.SnapshotPhase)) {
+      throw new IllegalArgumentException(
+          name()
+              + ": "
+              + SNAPSHOT_THROTTLE
+              + " slows the snapshot phase, so it needs a snapshot-phase:K position, got "
+              + position.text());
+    }
+    ProofRule failover = Proofs.failoverCarrying(faultId, 1);
+    // the checkpoints around the failure, as seen when it is proven: the job's checkpoint history
+    // is short, and by the recovery it may no longer reach back to the failure
+    AtomicReference<@Nullable Observation> atFailover = new AtomicReference<>();
+    ProvenFault.Builder fault =
+        armPoint(context, view, OPERATOR, THROW, position)
+            .proof(
+                (baseline, now) -> {
+                  ProofVerdict verdict = failover.judge(baseline, now);
+                  if (verdict instanceof ProofVerdict.Proven) {
+                    atFailover.compareAndSet(null, now);
+                  }
+                  return verdict;
+                });
+    if (throttle != null) {
+      FaultPoints points = view.faultPoints().orElseThrow();
+      String throttleId = faultId + "-throttle";
+      points.arm(OPERATOR, new FaultPosition.SnapshotPhase(0), throttle, throttleId);
+      fault
+          .detail(SNAPSHOT_THROTTLE, throttle + " per snapshot row")
+          .healing(
+              () -> {
+                points.disarm(faultId);
+                points.disarm(throttleId);
+              });
+    }
+    Optional<SnapshotSplits> splits = context.pipeline().capability(SnapshotSplits.class);
+    if (position instanceof FaultPosition.SnapshotPhase phase
+        && splits.isPresent()
+        && view.tables().isPresent()) {
+      TableAccess tables = view.tables().get();
+      int splitSize = splits.get().splitSize();
+      fault.recoveryDetails(
+          recovered -> {
+            Observation failed = atFailover.get();
+            return SnapshotSplitHazard.details(
+                tables, faultId, failed != null ? failed : recovered, splitSize, phase.rows());
+          });
+    }
+    return fault.build();
   }
 }

@@ -24,6 +24,7 @@ import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
@@ -100,10 +101,16 @@ class FaultVariantsTest {
 
   @Test
   void theVariantsTheLabRunsAreTheOnesItPromises() {
-    assertThat(names(new TaskExceptionInjector())).containsExactly("default", "snapshot-phase");
+    assertThat(names(new TaskExceptionInjector()))
+        .containsExactly("default", "snapshot-phase", "snapshot-splits");
     assertThat(new TaskExceptionInjector().variants())
         .extracting(v -> v.fixedPosition().orElseThrow().text())
-        .containsExactly("after-event:100", "snapshot-phase:50");
+        .containsExactly("after-event:100", "snapshot-phase:50", "snapshot-phase:24");
+    FaultVariant splits = new TaskExceptionInjector().variants().get(2);
+    assertThat(splits.pipelineOptions()).containsEntry(LabOptions.SOURCE_SNAPSHOT_SPLIT_SIZE, "4");
+    assertThat(splits.faultParameters())
+        .containsEntry(TaskExceptionInjector.SNAPSHOT_THROTTLE, "throttle-100ms");
+    assertThat(splits.requiredCapabilities()).contains(SnapshotSplits.class);
     assertThat(names(new TaskFailureInjector()))
         .containsExactly(
             "default",

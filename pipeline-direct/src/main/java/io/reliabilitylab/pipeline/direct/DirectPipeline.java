@@ -9,6 +9,7 @@ import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ import org.apache.flink.api.common.JobID;
  * a team's own job on that source ({@code ownjob}), under the team's pipeline name.
  */
 final class DirectPipeline extends FlinkPipeline
-    implements ReplicationSlotAccess, SourceHeartbeats {
+    implements ReplicationSlotAccess, SourceHeartbeats, SnapshotSplits {
 
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -61,15 +62,16 @@ final class DirectPipeline extends FlinkPipeline
   }
 
   /**
-   * What a Flink pipeline offers, and on PostgreSQL the job's replication slot and, when the
-   * pipeline set their interval, the source's heartbeats.
+   * What a Flink pipeline offers, the snapshot's chunks, and on PostgreSQL the job's replication
+   * slot and, when the pipeline set their interval, the source's heartbeats.
    */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    if (readers.replicationSlot().isEmpty()) {
-      return super.capabilities();
-    }
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(super.capabilities());
+    offered.add(SnapshotSplits.class);
+    if (readers.replicationSlot().isEmpty()) {
+      return Set.copyOf(offered);
+    }
     offered.add(ReplicationSlotAccess.class);
     if (config.option(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS).isPresent()) {
       offered.add(SourceHeartbeats.class);
@@ -84,6 +86,11 @@ final class DirectPipeline extends FlinkPipeline
             .option(LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS)
             .orElseThrow(() -> new IllegalStateException(name + " has no heartbeat interval set"));
     return Duration.ofMillis(Long.parseLong(millis.strip()));
+  }
+
+  @Override
+  public int splitSize() {
+    return DirectPipelineProvider.splitSize(config);
   }
 
   @Override

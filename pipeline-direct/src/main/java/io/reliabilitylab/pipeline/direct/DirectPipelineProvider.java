@@ -19,11 +19,13 @@ import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import io.reliabilitylab.spi.pipeline.SourceNetworkLink;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
@@ -65,6 +67,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
   public Set<String> optionalOptions() {
     Set<String> options = new java.util.TreeSet<>(JobOptions.OPTIONAL);
     options.add(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION);
+    options.add(DirectJobConfig.SPLIT_SIZE_OPTION);
     return Set.copyOf(options);
   }
 
@@ -78,6 +81,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
     Set<Class<? extends PipelineCapability>> offered =
         new HashSet<>(FlinkPipeline.EMBEDDED_CAPABILITIES);
     offered.add(SourceNetworkLink.class);
+    offered.add(SnapshotSplits.class);
     return Set.copyOf(offered);
   }
 
@@ -86,6 +90,7 @@ public final class DirectPipelineProvider implements PipelineProvider {
     Set<Class<? extends PipelineCapability>> offered =
         new HashSet<>(FlinkClusters.capabilities(FlinkPipeline.EMBEDDED_CAPABILITIES, options));
     offered.add(SourceNetworkLink.class);
+    offered.add(SnapshotSplits.class);
     if (!LabOptions.POSTGRESQL.equals(options.get(LabOptions.SOURCE_ENGINE))) {
       return Set.copyOf(offered);
     }
@@ -173,10 +178,38 @@ public final class DirectPipelineProvider implements PipelineProvider {
         .option(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION)
         .ifPresent(ms -> builder.heartbeatInterval(Duration.ofMillis(Long.parseLong(ms.strip()))));
     return builder
+        .splitSize(splitSize(config))
         .source(proxies.connectorSource(config.source()))
         // a slot per pipeline: kept by the job's restores, dropped when the pipeline ends
         .slotName(ReplicationSlots.newName("srl_direct"))
         .settings(JobOptions.settings(config, DirectJobConfig.JOB_NAME))
         .build();
+  }
+
+  /** Rows per snapshot chunk: the option's, else the job's default; a bad value in one line. */
+  static int splitSize(PipelineConfig config) {
+    return splitSize(config.option(DirectJobConfig.SPLIT_SIZE_OPTION));
+  }
+
+  static int splitSize(Optional<String> option) {
+    if (option.isEmpty()) {
+      return DirectJobConfig.DEFAULT_SPLIT_SIZE;
+    }
+    try {
+      int rows = Integer.parseInt(option.get().strip());
+      if (rows >= 1) {
+        return rows;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new IllegalArgumentException(
+        "Pipeline option "
+            + DirectJobConfig.SPLIT_SIZE_OPTION
+            + "='"
+            + option.get()
+            + "' is not a row count; give a whole number of at least 1, e.g. "
+            + DirectJobConfig.SPLIT_SIZE_OPTION
+            + "=1000");
   }
 }

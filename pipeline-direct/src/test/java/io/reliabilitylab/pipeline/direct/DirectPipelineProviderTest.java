@@ -1,6 +1,7 @@
 package io.reliabilitylab.pipeline.direct;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.reliabilitylab.faults.TaskFailureInjector;
 import io.reliabilitylab.faults.WalSenderTerminationInjector;
@@ -9,9 +10,11 @@ import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What the direct pipeline offers by its source's engine, and what {@code --faults all} picks. */
@@ -57,6 +60,29 @@ class DirectPipelineProviderTest {
     // the README's suite (Flink CDC's 30 s default) and MySQL do not plan it
     assertThat(scenarios(faults, LabOptions.POSTGRESQL, Map.of())).doesNotContain(hazard);
     assertThat(scenarios(faults, LabOptions.MYSQL, heartbeats)).doesNotContain(hazard);
+  }
+
+  @Test
+  void theSnapshotSplitsRegressionIsPlannedWithSmallChunksOnEitherEngine() {
+    List<FaultInjector> faults =
+        Discovered.faults(getClass().getClassLoader()).requireNoProblems().all();
+    assertThat(provider.capabilities()).contains(SnapshotSplits.class);
+    assertThat(provider.optionalOptions()).contains(LabOptions.SOURCE_SNAPSHOT_SPLIT_SIZE);
+    assertThat(scenarios(faults, LabOptions.MYSQL)).contains("task-exception:snapshot-splits");
+    assertThat(scenarios(faults, LabOptions.POSTGRESQL)).contains("task-exception:snapshot-splits");
+  }
+
+  @Test
+  void aSplitSizeIsAWholeNumberOfRowsOrRefusedInOneLine() {
+    assertThat(DirectPipelineProvider.splitSize(Optional.empty())).isEqualTo(100_000);
+    assertThat(DirectPipelineProvider.splitSize(Optional.of(" 4 "))).isEqualTo(4);
+    for (String bad : List.of("0", "-3", "four", "1.5")) {
+      assertThatThrownBy(() -> DirectPipelineProvider.splitSize(Optional.of(bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("source.snapshot.split-size='" + bad + "'")
+          .hasMessageContaining("at least 1")
+          .hasMessageNotContaining("\n");
+    }
   }
 
   private List<String> scenarios(List<FaultInjector> faults, String engine) {

@@ -80,6 +80,12 @@ public final class LabOptions {
   public static final String SOURCE_HEARTBEAT_INTERVAL_MS = "source.heartbeat-interval-ms";
 
   /**
+   * Rows per chunk (split) of the source's incremental snapshot, where the pipeline reads its
+   * snapshot in chunks ({@link SnapshotSplits}); unset, the pipeline's default.
+   */
+  public static final String SOURCE_SNAPSHOT_SPLIT_SIZE = "source.snapshot.split-size";
+
+  /**
    * {@code true}: the pipeline's connections to its source database (and its Kafka broker, where it
    * has one) go through TCP proxies of the lab, which network faults act on ({@link
    * SourceNetworkLink}, {@link BrokerNetworkLink}). Set by the network faults' own scenarios; off

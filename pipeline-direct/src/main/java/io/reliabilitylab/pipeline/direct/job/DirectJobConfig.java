@@ -52,6 +52,12 @@ public record DirectJobConfig(
   /** The pipeline option that sets {@link #heartbeatInterval()} in milliseconds. */
   public static final String HEARTBEAT_INTERVAL_OPTION = LabOptions.SOURCE_HEARTBEAT_INTERVAL_MS;
 
+  /** The pipeline option that sets {@link #splitSize()}. */
+  public static final String SPLIT_SIZE_OPTION = LabOptions.SOURCE_SNAPSHOT_SPLIT_SIZE;
+
+  /** Rows per snapshot chunk unless {@value #SPLIT_SIZE_OPTION} says otherwise. */
+  public static final int DEFAULT_SPLIT_SIZE = 100_000;
+
   /** The source operator's uid: stable, so that state maps back on restore. */
   public static final String SOURCE_UID = "mysql-cdc-source";
 
@@ -202,7 +208,7 @@ public record DirectJobConfig(
     private String slotName = "srl_direct";
     private String serverTimeZone = "UTC";
     private Duration heartbeatInterval = Duration.ZERO;
-    private int splitSize = 100_000;
+    private int splitSize = DEFAULT_SPLIT_SIZE;
     private OrdersJobSettings settings = OrdersJobSettings.builder().jobName(JOB_NAME).build();
 
     private Builder() {}

@@ -43,6 +43,13 @@ public final class VariantEvidence {
                 new TaskExceptionInjector().name(),
                 TaskExceptionInjector.SNAPSHOT_PHASE))
         .containsEntry("position", "snapshot-phase:50");
+    RunRecord splits =
+        run(byScenario, new TaskExceptionInjector().name(), TaskExceptionInjector.SNAPSHOT_SPLITS);
+    assertThat(splits.effectiveConfiguration()).containsEntry("source.snapshot.split-size", "4");
+    assertThat(splits.faults().get(0).recovery().details())
+        .as("a checkpoint completed between two chunks of the snapshot, before the failure")
+        .containsKeys("restored_checkpoint", "snapshot_rows_committed_by_restored_checkpoint")
+        .hasEntrySatisfying("hazard_reached", reached -> assertThat(reached).startsWith("yes:"));
     assertThat(
             details(
                 byScenario, new TaskFailureInjector().name(), TaskFailureInjector.SNAPSHOT_PHASE))

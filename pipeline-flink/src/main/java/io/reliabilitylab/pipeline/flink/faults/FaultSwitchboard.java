@@ -157,9 +157,10 @@ public final class FaultSwitchboard {
 
   /**
    * Arms a throttle at {@code point} (the {@value #OPERATOR} point): from {@code position} on
-   * ({@code now}, {@code after-event:K} or {@code snapshot-phase:K}) every element is delayed by
-   * {@code perElement} until the fault is disarmed, so a burst of changes backs the job up. Nothing
-   * is thrown; {@link #firedAt} says when throttling began.
+   * ({@code now}, {@code after-event:K} or {@code snapshot-phase:K}) every element (at {@code
+   * snapshot-phase:K}, every snapshot row) is delayed by {@code perElement} until the fault is
+   * disarmed, so a burst of changes backs the job up. Nothing is thrown; {@link #firedAt} says when
+   * throttling began.
    *
    * <pre>{@code
    * FaultSwitchboard.throttle(

@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * armed, throws or stalls at its position: on an element ({@code now}, {@code after-event:K},
  * {@code snapshot-phase:K}), in the synchronous part of checkpoint N ({@code at-checkpoint:N}), or
  * in {@code notifyCheckpointComplete} of checkpoint N. A throttle ({@code throttle-2ms}) delays
- * every element from its position on until it is disarmed. It keeps no state, so adding or removing
- * it does not break a restore.
+ * every element from its position on until it is disarmed (at {@code snapshot-phase:K}, every
+ * snapshot row from the K-th on). It keeps no state, so adding or removing it does not break a
+ * restore.
  *
  * <pre>{@code
  * envelopes.map(new OperatorFaultPoint<>(envelope -> "r".equals(envelope.op())))
@@ -81,7 +82,11 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
         if (!arming.throttling() && reached(arming, element)) {
           arming.startThrottling();
         }
-        if (arming.throttling()) {
+        // a throttle placed in the snapshot phase slows the snapshot's rows, not the changes
+        // streamed after it
+        if (arming.throttling()
+            && (!(arming.position() instanceof FaultPosition.SnapshotPhase)
+                || isSnapshotRow.filter(element))) {
           arming.throttle();
         }
         continue;

@@ -73,6 +73,28 @@ class ThrottleTest {
   }
 
   @Test
+  void aThrottleInTheSnapshotPhaseSlowsTheSnapshotRowsOnly() throws Exception {
+    FaultSwitchboard.arm(
+        FaultSwitchboard.OPERATOR, new FaultPosition.SnapshotPhase(0), "throttle-30ms", ID);
+
+    long started = System.nanoTime();
+    for (int i = 0; i < 3; i++) {
+      point.map("r" + i);
+    }
+    Duration snapshot = Duration.ofNanos(System.nanoTime() - started);
+    started = System.nanoTime();
+    for (int i = 0; i < 20; i++) {
+      point.map("c" + i);
+    }
+    Duration streamed = Duration.ofNanos(System.nanoTime() - started);
+
+    assertThat(snapshot).isGreaterThanOrEqualTo(Duration.ofMillis(90));
+    assertThat(streamed)
+        .as("changes after the snapshot pass at full speed")
+        .isLessThan(Duration.ofMillis(30));
+  }
+
+  @Test
   void afterKEventsTheFirstKPassAtFullSpeed() throws Exception {
     FaultSwitchboard.throttle(
         FaultSwitchboard.OPERATOR, new FaultPosition.AfterEvent(3), Duration.ofMillis(30), ID);

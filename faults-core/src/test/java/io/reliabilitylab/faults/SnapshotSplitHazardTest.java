@@ -1,0 +1,179 @@
+package io.reliabilitylab.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.reliabilitylab.kit.Observation;
+import io.reliabilitylab.spi.data.ChangeEvent;
+import io.reliabilitylab.spi.data.ChangeOp;
+import io.reliabilitylab.spi.data.Changelog;
+import io.reliabilitylab.spi.data.RowSet;
+import io.reliabilitylab.spi.data.SourcePosition;
+import io.reliabilitylab.spi.data.TableSchema;
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.JobFailure;
+import io.reliabilitylab.spi.pipeline.SnapshotInfo;
+import io.reliabilitylab.spi.pipeline.TableAccess;
+import io.reliabilitylab.testkit.OrdersFixtures;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** The flink-cdc#1061 trigger is read from the changelog's commit of the restored checkpoint. */
+class SnapshotSplitHazardTest {
+
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final String FAULT = "srl-fault-1-task-exception";
+
+  /** Checkpoint 2 commits 3 snapshot rows, checkpoint 3 five more; the job fails at T0+10s. */
+  private static final Commits TABLE = new Commits(List.of(3, 5), List.of(2L, 3L));
+
+  @Test
+  void aCheckpointBetweenChunksBeforeTheFailureIsTheTrigger() throws Exception {
+    Map<String, String> details =
+        SnapshotSplitHazard.details(
+            TABLE, FAULT, failedAt(10, completed(2, 4), completed(3, 8), completed(4, 11)), 4, 24);
+
+    assertThat(details)
+        .containsEntry("restored_checkpoint", "3")
+        .containsEntry("snapshot_rows_committed_by_restored_checkpoint", "8")
+        .containsEntry("snapshot_split_size", "4");
+    assertThat(details.get("hazard_reached")).startsWith("yes: checkpoint 3 completed after 8");
+    assertThat(details.get("upstream_regression")).contains("apache/flink-cdc#1061", "3.5.0");
+  }
+
+  @Test
+  void noCheckpointBeforeTheFailureOrNoSnapshotRowInItIsNoTrigger() throws Exception {
+    assertThat(
+            SnapshotSplitHazard.details(
+                    TABLE, FAULT, failedAt(10, failed(1, 5), completed(2, 11)), 4, 24)
+                .get("hazard_reached"))
+        .startsWith("no: no checkpoint completed before the failure");
+    Commits empty = new Commits(List.of(0), List.of(2L));
+    assertThat(
+            SnapshotSplitHazard.details(empty, FAULT, failedAt(10, completed(2, 4)), 4, 24)
+                .get("hazard_reached"))
+        .startsWith("no: checkpoint 2 completed before the first snapshot row");
+  }
+
+  @Test
+  void whatCannotBeToldIsUnknownNeverNo() throws Exception {
+    assertThat(
+            SnapshotSplitHazard.details(TABLE, FAULT, failedAt(10, completed(9, 30)), 4, 24)
+                .get("hazard_reached"))
+        .startsWith("unknown: the job's checkpoint history no longer reaches back");
+    assertThat(
+            SnapshotSplitHazard.details(
+                    TABLE,
+                    FAULT,
+                    Observation.builder(T0.plusSeconds(20), "job")
+                        .checkpoints(List.of(completed(2, 4)))
+                        .build(),
+                    4,
+                    24)
+                .get("hazard_reached"))
+        .startsWith("unknown: the job's failure is not in its exception history");
+    assertThat(
+            SnapshotSplitHazard.details(TABLE, FAULT, failedAt(10, completed(1, 4)), 4, 24)
+                .get("hazard_reached"))
+        .isEqualTo("unknown: the changelog table holds no commit of checkpoint 1");
+  }
+
+  private static ChangeEvent event(ChangeOp op, long eventId) {
+    return new ChangeEvent(
+        op,
+        eventId,
+        null,
+        TableSchema.ORDERS.row(
+            eventId, "bk-" + eventId, 1L, 100L, "created", eventId, 1, T0.plusSeconds(eventId)),
+        SourcePosition.of("mysql-bin.000001", eventId, 0),
+        T0);
+  }
+
+  private static Observation failedAt(int second, CheckpointInfo... checkpoints) {
+    return Observation.builder(T0.plusSeconds(second + 5), "job")
+        .exceptionHistory(
+            List.of(
+                new JobFailure(
+                    T0.plusSeconds(second),
+                    "InjectedFaultException",
+                    FAULT + ": fault injected by the reliability lab",
+                    null,
+                    null,
+                    false)))
+        .checkpoints(List.of(checkpoints))
+        .build();
+  }
+
+  private static CheckpointInfo failed(long id, int triggeredSecond) {
+    return new CheckpointInfo(
+        id, "FAILED", T0.plusSeconds(triggeredSecond), null, null, "declined", null, false);
+  }
+
+  private static CheckpointInfo completed(long id, int finishedSecond) {
+    return new CheckpointInfo(
+        id,
+        "COMPLETED",
+        T0.plusSeconds(finishedSecond).minusMillis(200),
+        T0.plusSeconds(finishedSecond),
+        null,
+        null,
+        null,
+        false);
+  }
+
+  /** Changelog commits in memory: commit i appends rows.get(i) snapshot rows, by checkpoints(i). */
+  private record Commits(List<Integer> rows, List<Long> checkpoints) implements TableAccess {
+
+    @Override
+    public RowSet source() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<SnapshotInfo> snapshots(String table) {
+      List<SnapshotInfo> snapshots = new ArrayList<>();
+      for (int i = 0; i < rows.size(); i++) {
+        snapshots.add(
+            new SnapshotInfo(
+                table, 100 + i, T0.plusSeconds(i), "append", "job", checkpoints.get(i)));
+      }
+      return snapshots;
+    }
+
+    @Override
+    public RowSet current(long snapshotId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Changelog changelog(long snapshotId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Changelog changelogAppended(@Nullable Long fromSnapshotExclusive, long toSnapshot) {
+      List<ChangeEvent> events = new ArrayList<>();
+      long eventId = 1;
+      for (int i = 0; i <= toSnapshot - 100; i++) {
+        for (int r = 0; r < rows.get(i); r++) {
+          events.add(event(ChangeOp.READ, eventId++));
+        }
+        events.add(event(ChangeOp.CREATE, eventId++));
+      }
+      return Changelog.of(OrdersFixtures.CHANGELOG, "commits", events);
+    }
+
+    @Override
+    public String currentTable() {
+      return "orders_current";
+    }
+
+    @Override
+    public String changelogTable() {
+      return "orders_changelog";
+    }
+  }
+}
