@@ -2,7 +2,9 @@ package io.reliabilitylab.pipeline.direct.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.reliabilitylab.catalog.rest.EmbeddedRestCatalog;
 import io.reliabilitylab.harness.cli.ReliabilityLab;
+import io.reliabilitylab.objectstore.EmbeddedObjectStore;
 import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
 import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.FaultRecord;
@@ -115,6 +117,78 @@ class RestCatalogRunIT {
       assertThat(files)
           .anySatisfy(file -> assertThat(file).endsWith(".parquet"))
           .anySatisfy(file -> assertThat(file).endsWith(".metadata.json"));
+    }
+  }
+
+  /**
+   * A team's own catalog and bucket, given as {@code --sink-catalog rest=<URI>} with the client's
+   * properties as options and the bucket's keys from the AWS SDK's chain (here its system
+   * properties): a catalog and an object store the test runs, which the lab knows nothing of.
+   */
+  @Test
+  void aTeamsOwnRestCatalogAndBucketGivenByUriAndPropertiesTakeTheJobsCommits() throws Exception {
+    try (EmbeddedObjectStore store =
+            EmbeddedObjectStore.start(out.resolve("team-object-store"), "team-bucket");
+        EmbeddedRestCatalog catalog =
+            EmbeddedRestCatalog.start(
+                out.resolve("team-catalog"), store.warehouseLocation(), store.fileIoProperties())) {
+      List<String> arguments =
+          new ArrayList<>(
+              List.of(
+                  "run",
+                  "--pipeline",
+                  "direct",
+                  "--sink-catalog",
+                  "rest=" + catalog.uri(),
+                  "--faults",
+                  "task-exception:default",
+                  "--events",
+                  "300",
+                  "--seed",
+                  "11",
+                  "--no-report",
+                  "--out",
+                  out.resolve("runs").toString()));
+      store.fileIoProperties().entrySet().stream()
+          .filter(property -> !property.getKey().contains("key"))
+          .forEach(
+              property -> {
+                arguments.add("--pipeline-option");
+                arguments.add(
+                    "sink.catalog.property." + property.getKey() + "=" + property.getValue());
+              });
+      String keyId = store.fileIoProperties().get("s3.access-key-id");
+      String secret = store.fileIoProperties().get("s3.secret-access-key");
+      System.setProperty("aws.accessKeyId", keyId);
+      System.setProperty("aws.secretAccessKey", secret);
+      StringWriter stdout = new StringWriter();
+      StringWriter stderr = new StringWriter();
+      int exit;
+      try {
+        exit = lab(stdout, stderr).execute(arguments.toArray(String[]::new));
+      } finally {
+        System.clearProperty("aws.accessKeyId");
+        System.clearProperty("aws.secretAccessKey");
+      }
+
+      assertThat(exit)
+          .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+          .isEqualTo(ExitCode.PASSED.code());
+      for (RunRecord run : RunRecordReader.readDirectory(out.resolve("runs"))) {
+        assertThat(run.effectiveConfiguration())
+            .as(run.scenario().name())
+            .containsEntry("sink.iceberg.catalog", "rest")
+            .doesNotContainValue(secret);
+      }
+      assertThat(stdout.toString()).doesNotContain(secret);
+      try (S3FileIO io = new S3FileIO()) {
+        io.initialize(store.fileIoProperties());
+        List<String> files = new ArrayList<>();
+        io.listPrefix(store.warehouseLocation()).forEach(file -> files.add(file.location()));
+        assertThat(files)
+            .as("the tables' files are in the team's bucket")
+            .anySatisfy(file -> assertThat(file).endsWith(".parquet"));
+      }
     }
   }
 
