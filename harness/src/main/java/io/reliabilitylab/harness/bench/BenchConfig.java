@@ -87,6 +87,24 @@ public record BenchConfig(
     }
   }
 
+  /** This configuration with other pipeline options (another sink catalog, say). */
+  public BenchConfig withPipelineOptions(Map<String, String> options) {
+    return new BenchConfig(
+        pipeline,
+        modes,
+        batchedEvents,
+        singleEvents,
+        latencyDuration,
+        initialRows,
+        seed,
+        changesPerCommit,
+        options,
+        catchUpTimeout,
+        sustain,
+        sustainRate,
+        checkpointInterval);
+  }
+
   /** A builder with the defaults: both modes, 50,000 / 10,000 events, 20,000 initial rows. */
   public static Builder builder() {
     return new Builder();

@@ -3,6 +3,7 @@ package io.reliabilitylab.harness.bench;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,6 +139,57 @@ public final class BenchTargets {
               target.limit()));
     }
     return table.toString();
+  }
+
+  /**
+   * Two benches' figures side by side, a line each, matched by mode and figure: {@code first}'s
+   * then {@code second}'s and their ratio; a figure only one bench has shows a dash for the other.
+   */
+  public static String comparison(
+      String firstLabel, List<Target> first, String secondLabel, List<Target> second) {
+    Map<String, Target> seconds = new LinkedHashMap<>();
+    second.forEach(target -> seconds.put(target.mode() + "\n" + target.figure(), target));
+    StringBuilder table = new StringBuilder();
+    String format = "%-8s %-44s %16s %16s %8s%n";
+    table.append(
+        String.format(
+            Locale.ROOT,
+            format,
+            "mode",
+            "figure",
+            abbreviate(firstLabel),
+            abbreviate(secondLabel),
+            "ratio"));
+    for (Target target : first) {
+      Target other = seconds.remove(target.mode() + "\n" + target.figure());
+      table.append(
+          String.format(
+              Locale.ROOT,
+              format,
+              target.mode(),
+              target.figure(),
+              number(target.measured()),
+              other == null ? "-" : number(other.measured()),
+              other == null || target.measured() == 0
+                  ? "-"
+                  : String.format(Locale.ROOT, "%.2f", other.measured() / target.measured())));
+    }
+    for (Target other : seconds.values()) {
+      table.append(
+          String.format(
+              Locale.ROOT,
+              format,
+              other.mode(),
+              other.figure(),
+              "-",
+              number(other.measured()),
+              "-"));
+    }
+    return table.toString();
+  }
+
+  private static String abbreviate(String label) {
+    return label.length() <= 16 ? label : label.substring(0, 15) + "…";
   }
 
   private static Target atLeast(

@@ -9,14 +9,19 @@ import io.reliabilitylab.record.ExitCode;
 import io.reliabilitylab.record.RunId;
 import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.source.jdbc.CdcSource;
+import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -127,6 +132,15 @@ final class BenchCommand implements Callable<Integer> {
   private @Nullable Double rate;
 
   @Option(
+      names = "--compare-sink-catalog",
+      paramLabel = "CATALOG",
+      description =
+          "Bench again with the tables in this sink catalog (as --sink-catalog takes it:"
+              + " hadoop, embedded-rest, rest=<URI>), same pipeline, source and sizes, and print"
+              + " both benches' figures side by side; e.g. --compare-sink-catalog embedded-rest.")
+  private @Nullable String compareSinkCatalog;
+
+  @Option(
       names = "--out",
       defaultValue = "lab-bench",
       description =
@@ -158,28 +172,95 @@ final class BenchCommand implements Callable<Integer> {
       progress.printf("bench: %s on %s (%s)%n", pipeline, source.kind(), source.jdbcUrl());
       progress.flush();
       BenchReport report;
+      BenchReport compared = null;
       try {
-        report =
-            Bench.builder(source, provider, config)
-                .workDirectory(out)
-                .progress(progress)
-                .build()
-                .run();
+        report = bench(source, provider, config, out);
+        if (compareSinkCatalog != null) {
+          progress.printf("bench: again with the sink catalog %s%n", compareSinkCatalog);
+          progress.flush();
+          compared =
+              bench(
+                  source,
+                  provider,
+                  config.withPipelineOptions(comparedOptions(config)),
+                  out.resolve("compared-sink-catalog"));
+        }
       } catch (TimeoutException e) {
         progress.println(spec.qualifiedName() + ": " + Errors.oneLine(e));
         return ExitCode.FAILED.code();
       }
-      String json = report.toJson();
-      Path file = out.resolve("bench-" + RunId.next(report.startedAt()) + ".json");
-      Files.createDirectories(out);
-      Files.writeString(file, json + "\n", StandardCharsets.UTF_8);
-      printer.println(json);
-      printer.flush();
+      Path file = write(report);
       progress.print(BenchTargets.table(BenchTargets.of(report)));
       progress.println("bench: report written to " + file);
+      if (compared == null) {
+        printer.println(report.toJson());
+      } else {
+        Path comparedFile = write(compared);
+        String first = catalogOf(config.pipelineOptions());
+        String second = catalogOf(comparedOptions(config));
+        String table =
+            BenchTargets.comparison(
+                first, BenchTargets.of(report), second, BenchTargets.of(compared));
+        Path tableFile = out.resolve(baseName(report) + "-sink-catalogs.txt");
+        Files.writeString(tableFile, table, StandardCharsets.UTF_8);
+        progress.print(table);
+        progress.println(
+            "bench: the "
+                + second
+                + " bench written to "
+                + comparedFile
+                + ", the two side by side to "
+                + tableFile);
+        // one document: both reports, by sink catalog
+        printer.println(
+            "{\"sink_catalogs\":{\""
+                + first
+                + "\":"
+                + report.toJson()
+                + ",\""
+                + second
+                + "\":"
+                + compared.toJson()
+                + "}}");
+      }
+      printer.flush();
       progress.flush();
       return ExitCode.PASSED.code();
     }
+  }
+
+  private BenchReport bench(
+      CdcSource source, PipelineProvider provider, BenchConfig config, Path directory)
+      throws Exception {
+    return Bench.builder(source, provider, config)
+        .workDirectory(directory)
+        .progress(spec.commandLine().getErr())
+        .build()
+        .run();
+  }
+
+  private Path write(BenchReport report) throws IOException {
+    Path file = out.resolve(baseName(report) + ".json");
+    Files.createDirectories(out);
+    Files.writeString(file, report.toJson() + "\n", StandardCharsets.UTF_8);
+    return file;
+  }
+
+  private static String baseName(BenchReport report) {
+    return "bench-" + RunId.next(report.startedAt());
+  }
+
+  /** The bench's pipeline options with the compared sink catalog in place of its own. */
+  Map<String, String> comparedOptions(BenchConfig config) {
+    Map<String, String> options = new LinkedHashMap<>(config.pipelineOptions());
+    options.keySet().removeIf(key -> key.startsWith(LabOptions.SINK_CATALOG));
+    options.putAll(PipelineOptions.sinkCatalogOptions(Objects.requireNonNull(compareSinkCatalog)));
+    return options;
+  }
+
+  /** The sink catalog's kind that pipeline options name: hadoop unless they say otherwise. */
+  static String catalogOf(Map<String, String> options) {
+    return options.getOrDefault(LabOptions.SINK_CATALOG, "hadoop");
   }
 
   /** The bench's settings from the options; a wrong combination is a usage error. */

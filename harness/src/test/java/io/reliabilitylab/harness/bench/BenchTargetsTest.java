@@ -41,6 +41,32 @@ class BenchTargetsTest {
   }
 
   @Test
+  void twoBenchesStandSideBySideFigureByFigureWithTheirRatio() {
+    List<BenchTargets.Target> first =
+        List.of(
+            new BenchTargets.Target("batched", "writer, changes/s", 60_000, "", "", true),
+            new BenchTargets.Target("batched", "latency p50, ms", 400, "", "", true),
+            new BenchTargets.Target(
+                "batched", "plain sink read / raw Parquet read", 0.5, "", "", true));
+    List<BenchTargets.Target> second =
+        List.of(
+            new BenchTargets.Target("batched", "latency p50, ms", 500, "", "", true),
+            new BenchTargets.Target("batched", "writer, changes/s", 30_000, "", "", true),
+            new BenchTargets.Target(
+                "all", "peak heap after a collection, bytes", 1e9, "", "", true));
+
+    List<String> lines =
+        BenchTargets.comparison("hadoop", first, "embedded-rest", second).lines().toList();
+
+    assertThat(lines).hasSize(5);
+    assertThat(lines.get(0)).contains("hadoop", "embedded-rest", "ratio");
+    assertThat(lines.get(1)).contains("writer, changes/s", "60,000", "30,000", "0.50");
+    assertThat(lines.get(2)).contains("latency p50, ms", "400", "500", "1.25");
+    assertThat(lines.get(3)).contains("raw Parquet").endsWith("-");
+    assertThat(lines.get(4)).contains("peak heap", "1,000,000,000");
+  }
+
+  @Test
   void aBacklogNotMeasuredHasNoTargetRow() {
     BenchReport report = BenchJsonTest.report(null);
     BenchReport.Mode mode = report.modes().get("batched");

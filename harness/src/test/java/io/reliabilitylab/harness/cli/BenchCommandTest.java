@@ -80,4 +80,28 @@ class BenchCommandTest {
     assertThat(small.initialRows()).isEqualTo(777);
     assertThat(small.changesPerCommit()).isEqualTo(500);
   }
+
+  @Test
+  void theComparedCatalogReplacesTheBenchsOwnAndKeepsEveryOtherOption() {
+    BenchCommand command = new BenchCommand(getClass().getClassLoader());
+    new CommandLine(command)
+        .parseArgs(
+            "--quick",
+            "--sink-catalog",
+            "rest=http://catalog.internal:8181",
+            "--pipeline-option",
+            "sink.catalog.property.warehouse=analytics",
+            "--pipeline-option",
+            "job.variant=faithful",
+            "--compare-sink-catalog",
+            "embedded-rest");
+    BenchConfig config = command.config();
+
+    assertThat(BenchCommand.catalogOf(config.pipelineOptions())).isEqualTo("rest");
+    assertThat(command.comparedOptions(config))
+        .containsEntry("sink.catalog", "embedded-rest")
+        .containsEntry("job.variant", "faithful")
+        .doesNotContainKeys("sink.catalog.uri", "sink.catalog.property.warehouse");
+    assertThat(BenchCommand.catalogOf(java.util.Map.of())).isEqualTo("hadoop");
+  }
 }
