@@ -34,6 +34,7 @@ import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -514,7 +515,11 @@ public abstract class FlinkPipeline
    */
   @Override
   public String latestRetainedCheckpoint() throws Exception {
-    Path directory = job.settings().checkpointDirectory().toAbsolutePath().normalize();
+    URI location = job.settings().checkpointLocation();
+    URI directory =
+        location != null
+            ? location
+            : job.settings().checkpointDirectory().toAbsolutePath().normalize().toUri();
     RetainedCheckpoints.Found latest =
         RetainedCheckpoints.latest(directory, jobId.toHexString())
             .orElseThrow(

@@ -13,12 +13,14 @@ import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.spi.fault.FaultStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +80,11 @@ class RestCatalogRunIT {
     for (RunRecord run : byScenario.values()) {
       String scenario = run.scenario().name();
       assertThat(run.summary().passed()).as(scenario + ": " + run.summary().reasons()).isTrue();
+      assertThat(run.effectiveConfiguration().get("execution.checkpointing.dir"))
+          .as(
+              scenario
+                  + ": checkpoints on the object store, through the fault-injecting file system")
+          .startsWith("srlfault-s3://" + EmbeddedSinkCatalog.BUCKET + "/checkpoints/");
       assertThat(run.effectiveConfiguration())
           .as(scenario)
           .containsEntry("sink.iceberg.catalog", "rest")
@@ -117,6 +124,17 @@ class RestCatalogRunIT {
       assertThat(files)
           .anySatisfy(file -> assertThat(file).endsWith(".parquet"))
           .anySatisfy(file -> assertThat(file).endsWith(".metadata.json"));
+      List<String> checkpoints = new ArrayList<>();
+      io.listPrefix("s3://" + EmbeddedSinkCatalog.BUCKET + "/" + EmbeddedSinkCatalog.CHECKPOINTS)
+          .forEach(file -> checkpoints.add(file.location()));
+      assertThat(checkpoints)
+          .as("the checkpoints are on the object store too")
+          .anySatisfy(file -> assertThat(file).matches(".*/chk-\\d+/_metadata"));
+    }
+    try (Stream<Path> local = Files.walk(out)) {
+      assertThat(local.map(Path::toString))
+          .as("no checkpoint on the local disk")
+          .noneMatch(file -> file.matches(".*/chk-\\d+/_metadata"));
     }
   }
 

@@ -6,6 +6,7 @@ import io.reliabilitylab.catalog.rest.EmbeddedRestCatalog;
 import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.objectstore.EmbeddedObjectStore;
 import io.reliabilitylab.spi.pipeline.SinkCatalogControl;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +34,9 @@ public final class EmbeddedSinkCatalog implements AutoCloseable {
    * The bucket the object store starts with; tables go under {@code s3://lab-warehouse/warehouse}.
    */
   public static final String BUCKET = "lab-warehouse";
+
+  /** The prefix of the jobs' checkpoints in {@link #BUCKET}. */
+  public static final String CHECKPOINTS = "checkpoints";
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedSinkCatalog.class);
   private static @Nullable EmbeddedSinkCatalog shared;
@@ -78,6 +82,8 @@ public final class EmbeddedSinkCatalog implements AutoCloseable {
               directory.resolve("rest-catalog"),
               store.warehouseLocation(),
               store.fileIoProperties());
+      // the MiniCluster's checkpoints go to the store through Flink's S3 file system
+      FlinkS3Plugin.install(store.fileIoProperties());
       LOG.info(
           "Embedded sink catalog: REST catalog {} over object store {} (pid {}), {} in {} ms",
           catalog.uri(),
@@ -111,6 +117,16 @@ public final class EmbeddedSinkCatalog implements AutoCloseable {
             && rest.uri().equals(current.catalog.uri())
         ? Optional.of(current)
         : Optional.empty();
+  }
+
+  /**
+   * Where a job whose tables are in {@code namespace} keeps its checkpoints on the object store:
+   * {@code s3://lab-warehouse/checkpoints/<namespace>}. Flink reaches it through its S3 file system
+   * plugin, which this JVM has loaded ({@link FlinkS3Plugin}) since the store started.
+   */
+  public URI checkpointLocation(String namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    return URI.create("s3://" + BUCKET + "/" + CHECKPOINTS + "/" + namespace);
   }
 
   /** Faults at the REST catalog service. */

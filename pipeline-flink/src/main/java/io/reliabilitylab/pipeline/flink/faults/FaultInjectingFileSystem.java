@@ -4,6 +4,7 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultPosition;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.OptionalLong;
@@ -20,10 +21,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The local file system under the scheme {@value #SCHEME} ({@code srlfault:///abs/path} is {@code
- * file:///abs/path}), with the {@value FaultSwitchboard#CHECKPOINT_STORAGE} fault point: once
- * armed, it fails (action {@code throw}, an {@link IOException} carrying the fault id) or delays
- * (action {@code stall}) the creation of the first file in the directory {@code chk-<n>} of a
- * checkpoint at or after the armed one. Transparent otherwise: the files are the local ones.
+ * file:///abs/path}), or Flink's S3 file system under {@value #S3_SCHEME} ({@code
+ * srlfault-s3://bucket/path} is {@code s3://bucket/path}), with the {@value
+ * FaultSwitchboard#CHECKPOINT_STORAGE} fault point: once armed, it fails (action {@code throw}, an
+ * {@link IOException} carrying the fault id) or delays (action {@code stall}) the creation of the
+ * first file in the directory {@code chk-<n>} of a checkpoint at or after the armed one.
+ * Transparent otherwise: the files are the inner file system's.
  *
  * <p>Which file that is depends on where the checkpoint's state goes. Task state larger than
  * Flink's {@code state.storage.fs.memory-threshold} (20 KiB by default) is written by the task in
@@ -51,15 +54,36 @@ import org.jspecify.annotations.Nullable;
 @API(status = EXPERIMENTAL)
 public final class FaultInjectingFileSystem extends FileSystem {
 
-  /** The URI scheme of this file system. */
+  /** The URI scheme of this file system over the local one. */
   public static final String SCHEME = "srlfault";
+
+  /** The URI scheme of this file system over Flink's S3 file system ({@code s3://bucket/...}). */
+  public static final String S3_SCHEME = SCHEME + "-s3";
 
   private static final String METADATA_FILE = "_metadata";
   private static final Pattern CHECKPOINT_DIRECTORY = Pattern.compile("chk-(\\d+)");
 
-  private final FileSystem local = FileSystem.getLocalFileSystem();
+  private final String scheme;
+  private final String innerScheme;
+  private final @Nullable String authority;
+  private volatile @Nullable FileSystem inner;
 
-  FaultInjectingFileSystem() {}
+  /** Over the local file system: {@code srlfault:///abs/path} is {@code file:///abs/path}. */
+  FaultInjectingFileSystem() {
+    this.scheme = SCHEME;
+    this.innerScheme = "file";
+    this.authority = null;
+  }
+
+  /**
+   * Over the file system of {@code innerScheme}: {@code srlfault-s3://bucket/path} is {@code
+   * s3://bucket/path}.
+   */
+  FaultInjectingFileSystem(String innerScheme, @Nullable String authority) {
+    this.scheme = SCHEME + "-" + innerScheme;
+    this.innerScheme = innerScheme;
+    this.authority = authority;
+  }
 
   /** The {@value #SCHEME} URI of a local path, for a checkpoint directory setting. */
   public static URI uriOf(Path path) {
@@ -67,14 +91,44 @@ public final class FaultInjectingFileSystem extends FileSystem {
     return URI.create(SCHEME + "://" + absolute);
   }
 
+  /**
+   * The fault-injecting URI of a location on another file system: {@code s3://bucket/path} as
+   * {@value #S3_SCHEME}{@code ://bucket/path}; a {@code file:} URI as {@value #SCHEME}.
+   */
+  public static URI uriOf(URI location) {
+    if (location.getScheme() == null || "file".equals(location.getScheme())) {
+      return uriOf(Path.of(location.getPath()));
+    }
+    if (!"s3".equals(location.getScheme())) {
+      throw new IllegalArgumentException(
+          "The checkpoint-storage fault point works on local and s3:// locations, not " + location);
+    }
+    return URI.create(S3_SCHEME + "://" + location.getRawAuthority() + location.getRawPath());
+  }
+
+  private FileSystem inner() throws IOException {
+    FileSystem current = inner;
+    if (current == null) {
+      current =
+          "file".equals(innerScheme)
+              ? FileSystem.getLocalFileSystem()
+              : FileSystem.get(URI.create(innerScheme + "://" + authority + "/"));
+      inner = current;
+    }
+    return current;
+  }
+
   @Override
   public FSDataOutputStream create(org.apache.flink.core.fs.Path path, WriteMode overwriteMode)
       throws IOException {
-    followChannelLink(path);
+    if ("file".equals(innerScheme)) {
+      // a cluster of processes links its checkpoint directory on the shared disk only
+      followChannelLink(path);
+    }
     if (FaultSwitchboard.anyArmed()) {
       injectFault(path);
     }
-    return local.create(toLocal(path), overwriteMode);
+    return inner().create(toInner(path), overwriteMode);
   }
 
   /**
@@ -147,138 +201,156 @@ public final class FaultInjectingFileSystem extends FileSystem {
     return null;
   }
 
-  private static org.apache.flink.core.fs.Path toLocal(org.apache.flink.core.fs.Path path) {
-    return new org.apache.flink.core.fs.Path("file", null, path.toUri().getPath());
+  private org.apache.flink.core.fs.Path toInner(org.apache.flink.core.fs.Path path) {
+    return new org.apache.flink.core.fs.Path(innerScheme, authority, path.toUri().getPath());
   }
 
-  private static org.apache.flink.core.fs.Path toFault(org.apache.flink.core.fs.Path path) {
-    return new org.apache.flink.core.fs.Path(SCHEME, null, path.toUri().getPath());
+  private org.apache.flink.core.fs.Path toFault(org.apache.flink.core.fs.Path path) {
+    return new org.apache.flink.core.fs.Path(scheme, authority, path.toUri().getPath());
   }
 
   @Override
   public org.apache.flink.core.fs.Path getWorkingDirectory() {
-    return toFault(local.getWorkingDirectory());
+    try {
+      return toFault(inner().getWorkingDirectory());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
   public org.apache.flink.core.fs.Path getHomeDirectory() {
-    return toFault(local.getHomeDirectory());
+    try {
+      return toFault(inner().getHomeDirectory());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
   public URI getUri() {
-    return URI.create(SCHEME + ":///");
+    return URI.create(scheme + "://" + (authority == null ? "" : authority) + "/");
   }
 
   @Override
   public FileStatus getFileStatus(org.apache.flink.core.fs.Path path) throws IOException {
-    return new Status(local.getFileStatus(toLocal(path)));
+    return new Status(inner().getFileStatus(toInner(path)), this);
   }
 
   @Override
   public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len)
       throws IOException {
-    FileStatus localStatus = file instanceof Status status ? status.local : file;
-    return local.getFileBlockLocations(localStatus, start, len);
+    FileStatus innerStatus = file instanceof Status status ? status.inner : file;
+    return inner().getFileBlockLocations(innerStatus, start, len);
   }
 
   @Override
   public FSDataInputStream open(org.apache.flink.core.fs.Path path, int bufferSize)
       throws IOException {
-    return local.open(toLocal(path), bufferSize);
+    return inner().open(toInner(path), bufferSize);
   }
 
   @Override
   public FSDataInputStream open(org.apache.flink.core.fs.Path path) throws IOException {
-    return local.open(toLocal(path));
+    return inner().open(toInner(path));
   }
 
   @Override
   public FileStatus[] listStatus(org.apache.flink.core.fs.Path path) throws IOException {
-    FileStatus[] statuses = local.listStatus(toLocal(path));
+    FileStatus[] statuses = inner().listStatus(toInner(path));
     if (statuses == null) {
       return null;
     }
     FileStatus[] wrapped = new FileStatus[statuses.length];
     for (int i = 0; i < statuses.length; i++) {
-      wrapped[i] = new Status(statuses[i]);
+      wrapped[i] = new Status(statuses[i], this);
     }
     return wrapped;
   }
 
   @Override
   public boolean delete(org.apache.flink.core.fs.Path path, boolean recursive) throws IOException {
-    return local.delete(toLocal(path), recursive);
+    return inner().delete(toInner(path), recursive);
   }
 
   @Override
   public boolean mkdirs(org.apache.flink.core.fs.Path path) throws IOException {
-    return local.mkdirs(toLocal(path));
+    return inner().mkdirs(toInner(path));
   }
 
   @Override
   public boolean rename(org.apache.flink.core.fs.Path src, org.apache.flink.core.fs.Path dst)
       throws IOException {
-    return local.rename(toLocal(src), toLocal(dst));
+    return inner().rename(toInner(src), toInner(dst));
   }
 
   @Override
   public boolean exists(org.apache.flink.core.fs.Path path) throws IOException {
-    return local.exists(toLocal(path));
+    return inner().exists(toInner(path));
   }
 
   @Override
   public boolean isDistributedFS() {
-    return false;
+    try {
+      return inner().isDistributedFS();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
   @SuppressWarnings("deprecation") // abstract in Flink 1.20 still: it must be implemented
   public FileSystemKind getKind() {
-    return FileSystemKind.FILE_SYSTEM;
+    try {
+      return inner().getKind();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
-  /** A local file's status under this file system's scheme. */
+  /** An inner file's status under this file system's scheme. */
   private static final class Status implements FileStatus {
-    private final FileStatus local;
+    private final FileStatus inner;
+    private final FaultInjectingFileSystem fileSystem;
 
-    Status(FileStatus local) {
-      this.local = local;
+    Status(FileStatus inner, FaultInjectingFileSystem fileSystem) {
+      this.inner = inner;
+      this.fileSystem = fileSystem;
     }
 
     @Override
     public long getLen() {
-      return local.getLen();
+      return inner.getLen();
     }
 
     @Override
     public long getBlockSize() {
-      return local.getBlockSize();
+      return inner.getBlockSize();
     }
 
     @Override
     public short getReplication() {
-      return local.getReplication();
+      return inner.getReplication();
     }
 
     @Override
     public long getModificationTime() {
-      return local.getModificationTime();
+      return inner.getModificationTime();
     }
 
     @Override
     public long getAccessTime() {
-      return local.getAccessTime();
+      return inner.getAccessTime();
     }
 
     @Override
     public boolean isDir() {
-      return local.isDir();
+      return inner.isDir();
     }
 
     @Override
     public org.apache.flink.core.fs.Path getPath() {
-      return toFault(local.getPath());
+      return fileSystem.toFault(inner.getPath());
     }
   }
 }

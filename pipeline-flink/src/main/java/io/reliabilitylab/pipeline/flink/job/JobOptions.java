@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.flink.job;
 import static org.apiguardian.api.API.Status.INTERNAL;
 
 import io.reliabilitylab.checks.iceberg.SinkCatalog;
+import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
 import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
@@ -50,12 +51,19 @@ public final class JobOptions {
   /** The settings the options give, named {@code jobName}; defaults for what they leave out. */
   public static OrdersJobSettings settings(PipelineConfig config, String jobName) {
     SinkCatalog catalog = SinkCatalogOptions.catalog(config);
+    String namespace = SinkCatalogOptions.namespace(config, catalog);
     OrdersJobSettings.Builder builder =
         OrdersJobSettings.builder()
             .jobName(jobName)
             .catalog(catalog)
-            .namespace(SinkCatalogOptions.namespace(config, catalog))
+            .namespace(namespace)
             .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
+    if (embeddedCluster(config)) {
+      // with the lab's object store, the embedded cluster's checkpoints go there too (a cluster
+      // of processes keeps them on the shared disk: its fault channel links need it)
+      EmbeddedSinkCatalog.serving(catalog)
+          .ifPresent(store -> builder.checkpointLocation(store.checkpointLocation(namespace)));
+    }
     config
         .option(LabOptions.CHECKPOINT_INTERVAL_MS)
         .ifPresent(ms -> builder.checkpointInterval(Duration.ofMillis(Long.parseLong(ms))));
@@ -79,5 +87,13 @@ public final class JobOptions {
       builder.faultChannel(scenarioChannel);
     }
     return builder.build();
+  }
+
+  /**
+   * Whether the job runs on the lab's embedded MiniCluster (no cluster of processes, no session).
+   */
+  private static boolean embeddedCluster(PipelineConfig config) {
+    return config.option(LabOptions.FLINK_CLUSTER, "embedded").strip().equals("embedded")
+        && config.option(LabOptions.FLINK_REST_ADDRESS).isEmpty();
   }
 }

@@ -54,6 +54,9 @@ import org.jspecify.annotations.Nullable;
  * @param faultChannel the control directory of a {@link FaultChannel} that arms the fault points in
  *     every JVM the job runs in (a cluster of several processes); null: they are armed through the
  *     lab's JVM's {@link FaultSwitchboard} only (a MiniCluster)
+ * @param checkpointLocation where checkpoints are written and retained on another file system in
+ *     place of {@code checkpointDirectory} (an {@code s3://} location on the object store, through
+ *     Flink's S3 file system plugin); null: the checkpoint directory
  */
 @API(status = EXPERIMENTAL)
 public record OrdersJobSettings(
@@ -73,7 +76,8 @@ public record OrdersJobSettings(
     boolean taskStateInFiles,
     int maxContinuousEmptyCommits,
     JobVariant variant,
-    @Nullable Path faultChannel) {
+    @Nullable Path faultChannel,
+    @Nullable URI checkpointLocation) {
 
   /**
    * The Iceberg table property the sink's committer reads for {@link #maxContinuousEmptyCommits}.
@@ -199,7 +203,17 @@ public record OrdersJobSettings(
    * system).
    */
   public URI checkpointStorageUri() {
-    return storageUriOf(checkpointDirectory);
+    return checkpointLocation != null
+        ? storageUriOf(checkpointLocation)
+        : storageUriOf(checkpointDirectory);
+  }
+
+  /**
+   * A location on the checkpoint storage's file system (a retained checkpoint, say) as the job's
+   * checkpoint storage names it: through the fault-injecting file system with fault points.
+   */
+  public URI storageUriOf(URI location) {
+    return faultPoints ? FaultInjectingFileSystem.uriOf(location) : location;
   }
 
   /**
@@ -243,6 +257,7 @@ public record OrdersJobSettings(
     private int maxContinuousEmptyCommits = 1;
     private JobVariant variant = JobVariant.FAITHFUL;
     private @Nullable Path faultChannel;
+    private @Nullable URI checkpointLocation;
 
     private Builder() {}
 
@@ -264,6 +279,7 @@ public record OrdersJobSettings(
       maxContinuousEmptyCommits = settings.maxContinuousEmptyCommits;
       variant = settings.variant;
       faultChannel = settings.faultChannel;
+      checkpointLocation = settings.checkpointLocation;
     }
 
     /** A Hadoop catalog on the Iceberg warehouse directory {@code warehouse}. */
@@ -392,6 +408,15 @@ public record OrdersJobSettings(
       return this;
     }
 
+    /**
+     * Default none: checkpoints go to the checkpoint directory. A location on another file system
+     * ({@code s3://bucket/prefix}) takes them instead; the process needs that file system.
+     */
+    public Builder checkpointLocation(@Nullable URI checkpointLocation) {
+      this.checkpointLocation = checkpointLocation;
+      return this;
+    }
+
     public OrdersJobSettings build() {
       return new OrdersJobSettings(
           catalog,
@@ -410,7 +435,8 @@ public record OrdersJobSettings(
           taskStateInFiles,
           maxContinuousEmptyCommits,
           variant,
-          faultChannel);
+          faultChannel,
+          checkpointLocation);
     }
   }
 }

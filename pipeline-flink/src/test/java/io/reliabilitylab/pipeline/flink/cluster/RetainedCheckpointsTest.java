@@ -34,7 +34,7 @@ class RetainedCheckpointsTest {
             found -> {
               assertThat(found.jobId()).isEqualTo(OLD_JOB);
               assertThat(found.checkpointId()).isEqualTo(12);
-              assertThat(found.directory())
+              assertThat(Path.of(found.directory()))
                   .isEqualTo(checkpoints.resolve(OLD_JOB).resolve("chk-12"));
             });
   }
