@@ -162,19 +162,22 @@ public final class TaskExceptionInjector extends BuiltInFault {
     // the checkpoints around the failure, as seen when it is proven: the job's checkpoint history
     // is short, and by the recovery it may no longer reach back to the failure
     AtomicReference<@Nullable Observation> atFailover = new AtomicReference<>();
+    FaultPoints points = view.faultPoints().orElseThrow();
+    String throttleId = faultId + "-throttle";
     ProvenFault.Builder fault =
         armPoint(context, view, OPERATOR, THROW, position)
             .proof(
                 (baseline, now) -> {
                   ProofVerdict verdict = failover.judge(baseline, now);
-                  if (verdict instanceof ProofVerdict.Proven) {
-                    atFailover.compareAndSet(null, now);
+                  if (verdict instanceof ProofVerdict.Proven
+                      && atFailover.compareAndSet(null, now)
+                      && throttle != null) {
+                    // the failure came; the rest of the snapshot need not crawl
+                    points.disarm(throttleId);
                   }
                   return verdict;
                 });
     if (throttle != null) {
-      FaultPoints points = view.faultPoints().orElseThrow();
-      String throttleId = faultId + "-throttle";
       points.arm(OPERATOR, new FaultPosition.SnapshotPhase(0), throttle, throttleId);
       fault
           .detail(SNAPSHOT_THROTTLE, throttle + " per snapshot row")

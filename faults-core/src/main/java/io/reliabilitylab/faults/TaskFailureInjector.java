@@ -291,9 +291,12 @@ public final class TaskFailureInjector extends BuiltInFault {
       return skipped.get();
     }
     FaultPoints points = view.faultPoints().orElseThrow();
-    Observation baseline = view.observe();
     String latch = latchId(spec.id());
+    // armed first: the job reads its snapshot while the baseline is observed (slower through a
+    // REST catalog), and a latch armed after row K would never close; a closed latch only holds
+    // the task, and nothing is terminated before the baseline is taken
     points.arm(OPERATOR, phase, STALL, latch);
+    Observation baseline = view.observe();
     Map<String, String> details = new LinkedHashMap<>();
     details.put("position", phase.text());
     details.put("latch_fault_id", latch);

@@ -78,33 +78,8 @@ class BrokerNegativeControlIT {
 
   @Test
   void aDedupComparingPositionsByEqualityFailsUnderARedeliveryOnly() throws Exception {
-    StringWriter stdout = new StringWriter();
-    int exit =
-        new ReliabilityLab(
-                new PrintWriter(stdout),
-                new PrintWriter(new StringWriter()),
-                getClass().getClassLoader())
-            .execute(
-                "run",
-                "--pipeline",
-                "broker",
-                "--faults",
-                "duplicate-redelivery",
-                "--events",
-                "600",
-                "--seed",
-                "5",
-                "--pipeline-option",
-                "job.variant=broken-dedup-last-only",
-                "--no-report",
-                "--out",
-                out.toString());
-
-    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
     Map<String, RunRecord> runs =
-        RunRecordReader.readDirectory(out).stream()
-            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+        failingOnlyUnderItsFault("duplicate-redelivery", "broken-dedup-last-only");
     RunRecord redelivered = runs.get("duplicate-redelivery");
     assertThat(redelivered.effectiveConfiguration().get("dedup")).contains("BROKEN");
     Map<String, String> fault = redelivered.faults().get(0).evidence().details();
@@ -130,33 +105,8 @@ class BrokerNegativeControlIT {
 
   @Test
   void aJobDroppingUndecodableRecordsLosesAPoisonsChangeAndOnlyUnderAPoison() throws Exception {
-    StringWriter stdout = new StringWriter();
-    int exit =
-        new ReliabilityLab(
-                new PrintWriter(stdout),
-                new PrintWriter(new StringWriter()),
-                getClass().getClassLoader())
-            .execute(
-                "run",
-                "--pipeline",
-                "broker",
-                "--faults",
-                "poison-message:default",
-                "--events",
-                "600",
-                "--seed",
-                "5",
-                "--pipeline-option",
-                "job.variant=broken-undecodable-skipped",
-                "--no-report",
-                "--out",
-                out.toString());
-
-    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
     Map<String, RunRecord> runs =
-        RunRecordReader.readDirectory(out).stream()
-            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+        failingOnlyUnderItsFault("poison-message:default", "broken-undecodable-skipped");
     RunRecord poisoned = runs.get("poison-message");
     assertThat(poisoned.effectiveConfiguration().get("kafka.dlq-sink")).contains("BROKEN");
     Map<String, String> fault = poisoned.faults().get(0).evidence().details();
@@ -185,33 +135,8 @@ class BrokerNegativeControlIT {
   @Test
   void aConnectorDroppingUnacknowledgedRecordsLosesChangesUnderABrokerRestartOnly()
       throws Exception {
-    StringWriter stdout = new StringWriter();
-    int exit =
-        new ReliabilityLab(
-                new PrintWriter(stdout),
-                new PrintWriter(new StringWriter()),
-                getClass().getClassLoader())
-            .execute(
-                "run",
-                "--pipeline",
-                "broker",
-                "--faults",
-                "broker-restart:default",
-                "--events",
-                "600",
-                "--seed",
-                "5",
-                "--pipeline-option",
-                "job.variant=broken-publisher-drops-unacknowledged",
-                "--no-report",
-                "--out",
-                out.toString());
-
-    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
     Map<String, RunRecord> runs =
-        RunRecordReader.readDirectory(out).stream()
-            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+        failingOnlyUnderItsFault("broker-restart:default", "broken-publisher-drops-unacknowledged");
     RunRecord restarted = runs.get("broker-restart");
     assertThat(restarted.effectiveConfiguration().get("connector.publisher.unacknowledged"))
         .contains("BROKEN");
@@ -227,5 +152,41 @@ class BrokerNegativeControlIT {
         .as("the changes read while the broker was down, by event id")
         .isNotEmpty()
         .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+  }
+
+  /**
+   * Runs the broker pipeline's variant under the fault (600 events, seed 5): the suite fails, its
+   * baseline passes. The records by scenario.
+   */
+  private Map<String, RunRecord> failingOnlyUnderItsFault(String faults, String variant)
+      throws Exception {
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "broker",
+                "--faults",
+                faults,
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--pipeline-option",
+                "job.variant=" + variant,
+                "--no-report",
+                "--out",
+                out.toString());
+
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(out).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
+    return runs;
   }
 }
