@@ -66,7 +66,6 @@ public final class FaultInjectingFileSystem extends FileSystem {
   private final String scheme;
   private final String innerScheme;
   private final @Nullable String authority;
-  private volatile @Nullable FileSystem inner;
 
   /** Over the local file system: {@code srlfault:///abs/path} is {@code file:///abs/path}. */
   FaultInjectingFileSystem() {
@@ -106,16 +105,14 @@ public final class FaultInjectingFileSystem extends FileSystem {
     return URI.create(S3_SCHEME + "://" + location.getRawAuthority() + location.getRawPath());
   }
 
+  /**
+   * The file system underneath, looked up each time: Flink caches it, and drops the cache when its
+   * file systems are initialized again (an object store restarted on another port).
+   */
   private FileSystem inner() throws IOException {
-    FileSystem current = inner;
-    if (current == null) {
-      current =
-          "file".equals(innerScheme)
-              ? FileSystem.getLocalFileSystem()
-              : FileSystem.get(URI.create(innerScheme + "://" + authority + "/"));
-      inner = current;
-    }
-    return current;
+    return "file".equals(innerScheme)
+        ? FileSystem.getLocalFileSystem()
+        : FileSystem.get(URI.create(innerScheme + "://" + authority + "/"));
   }
 
   @Override

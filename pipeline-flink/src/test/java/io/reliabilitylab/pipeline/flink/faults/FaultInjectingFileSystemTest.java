@@ -38,6 +38,26 @@ class FaultInjectingFileSystemTest {
   }
 
   @Test
+  void anObjectStoreLocationGetsTheS3SchemeOfItsOwnAndOthersAreRefused() throws IOException {
+    assertThat(FaultInjectingFileSystem.uriOf(java.net.URI.create("s3://lab-warehouse/cp/ns")))
+        .hasToString("srlfault-s3://lab-warehouse/cp/ns");
+    assertThat(FaultInjectingFileSystem.uriOf(temp.toUri()).getScheme()).isEqualTo("srlfault");
+    assertThatThrownBy(
+            () -> FaultInjectingFileSystem.uriOf(java.net.URI.create("gs://bucket/checkpoints")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("local and s3://");
+    // the scheme is known; the bucket names the file system
+    assertThat(new Path("srlfault-s3://lab-warehouse/cp").getFileSystem())
+        .isInstanceOf(FaultInjectingFileSystem.class)
+        .isSameAs(new Path("srlfault-s3://lab-warehouse/other").getFileSystem());
+    assertThatThrownBy(
+            () ->
+                new FaultInjectingS3FileSystemFactory()
+                    .create(java.net.URI.create("srlfault-s3:///cp")))
+        .hasMessageContaining("names no bucket");
+  }
+
+  @Test
   void writesTheSameLocalFilesWhenNotArmed() throws IOException {
     Path file = checkpointFile(1, "_metadata");
     FileSystem fs = file.getFileSystem();
