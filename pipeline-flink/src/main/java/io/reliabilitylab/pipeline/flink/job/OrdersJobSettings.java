@@ -84,6 +84,16 @@ public record OrdersJobSettings(
    */
   public static final String MAX_CONTINUOUS_EMPTY_COMMITS = "flink.max-continuous-empty-commits";
 
+  /**
+   * The tables' commit retries behind a catalog service (REST): 20 tries, waiting 50 ms to 1 s
+   * between them (Iceberg's defaults: 4 tries, 100 ms to 60 s).
+   */
+  public static final Map<String, String> SERVICE_COMMIT_RETRIES =
+      Map.of(
+          "commit.retry.num-retries", "20",
+          "commit.retry.min-wait-ms", "50",
+          "commit.retry.max-wait-ms", "1000");
+
   public OrdersJobSettings {
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(namespace, "namespace");
@@ -184,6 +194,10 @@ public record OrdersJobSettings(
     map.put("sink.format-version", "2");
     map.put("sink.partitioning", "none");
     map.put("sink." + MAX_CONTINUOUS_EMPTY_COMMITS, Integer.toString(maxContinuousEmptyCommits));
+    if (catalog.commitsAcrossProcesses()) {
+      new java.util.TreeMap<>(SERVICE_COMMIT_RETRIES)
+          .forEach((key, value) -> map.put("sink." + key, value));
+    }
     map.put(
         "fault-points",
         faultPoints ? "on (no-ops until armed): " + String.join(", ", faultPointNames()) : "off");

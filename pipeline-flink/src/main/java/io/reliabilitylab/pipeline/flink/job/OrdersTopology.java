@@ -20,6 +20,7 @@ import io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink;
 import io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,6 +39,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.types.RowKind;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
 import org.apache.iceberg.flink.TableLoader;
@@ -69,20 +71,42 @@ public final class OrdersTopology {
   public static void createTablesIfAbsent(OrdersJobSettings settings) {
     try (IcebergCatalog catalog = settings.catalog().open()) {
       CatalogTables.createOrdersTablesIfAbsent(catalog.catalog(), settings.namespace());
-      String emptyCommits = Integer.toString(settings.maxContinuousEmptyCommits());
+      Map<String, String> wanted = tableProperties(settings);
       for (String name : List.of(OrdersTables.CURRENT, OrdersTables.CHANGELOG)) {
         Table table = catalog.load(TableIdentifier.of(settings.namespace(), name));
-        if (!emptyCommits.equals(
-            table.properties().get(OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS))) {
-          table
-              .updateProperties()
-              .set(OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS, emptyCommits)
-              .commit();
+        UpdateProperties update = table.updateProperties();
+        boolean changed = false;
+        for (Map.Entry<String, String> property : wanted.entrySet()) {
+          if (!property.getValue().equals(table.properties().get(property.getKey()))) {
+            update.set(property.getKey(), property.getValue());
+            changed = true;
+          }
+        }
+        if (changed) {
+          update.commit();
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Closing the sink's catalog client failed", e);
     }
+  }
+
+  /**
+   * The tables' properties the job needs: {@value OrdersJobSettings#MAX_CONTINUOUS_EMPTY_COMMITS};
+   * behind a catalog service, also more and shorter commit retries ({@link
+   * OrdersJobSettings#SERVICE_COMMIT_RETRIES}): a sink committing every checkpoint and a compaction
+   * race through round trips to the service and the object store, and Iceberg's 4 retries with
+   * backoff up to a minute let the compaction lose every one.
+   */
+  static Map<String, String> tableProperties(OrdersJobSettings settings) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(
+        OrdersJobSettings.MAX_CONTINUOUS_EMPTY_COMMITS,
+        Integer.toString(settings.maxContinuousEmptyCommits()));
+    if (settings.catalog().commitsAcrossProcesses()) {
+      properties.putAll(OrdersJobSettings.SERVICE_COMMIT_RETRIES);
+    }
+    return properties;
   }
 
   /**
