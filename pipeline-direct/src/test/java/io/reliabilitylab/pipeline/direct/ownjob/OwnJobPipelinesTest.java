@@ -14,6 +14,7 @@ import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
+import io.reliabilitylab.spi.pipeline.SnapshotSplits;
 import io.reliabilitylab.spi.pipeline.SourceEndpoint;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
@@ -48,8 +49,10 @@ class OwnJobPipelinesTest {
         .contains(
             JobControl.class, TableAccess.class, SavepointControl.class, TaskManagerControl.class);
     Set<Object> direct = Set.copyOf(new DirectPipelineProvider().capabilities());
-    assertThat(direct).contains(FaultPoints.class);
-    assertThat(provider.capabilities()).hasSize(direct.size() - 1);
+    assertThat(direct).contains(FaultPoints.class, SnapshotSplits.class);
+    // nor the reference source's snapshot chunks: a team's job may read the source itself
+    assertThat(provider.capabilities()).doesNotContain(SnapshotSplits.class);
+    assertThat(provider.capabilities()).hasSize(direct.size() - 2);
     assertThat(provider.requiredOptions())
         .isEqualTo(new DirectPipelineProvider().requiredOptions());
   }
