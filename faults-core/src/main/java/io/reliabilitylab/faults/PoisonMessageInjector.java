@@ -8,7 +8,6 @@ import io.reliabilitylab.kit.PipelineView;
 import io.reliabilitylab.kit.ProofVerdict;
 import io.reliabilitylab.kit.ProvenFault;
 import io.reliabilitylab.spi.check.DlqRecord;
-import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.fault.FaultContext;
 import io.reliabilitylab.spi.fault.FaultHandle;
 import io.reliabilitylab.spi.fault.FaultInjector;
@@ -179,7 +178,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
                         : Optional.of(connector.status()),
                 "the connector did not stop after the corrupted record");
             learnt.put("connector_status_during_injection", connector.status());
-            ReadPast readPast = new ReadPast(broker, corrupted);
+            PoisonReadPast readPast = new PoisonReadPast(broker, corrupted);
             Optional<DlqRecord> copy =
                 await(
                     deadline,
@@ -426,57 +425,6 @@ public final class PoisonMessageInjector extends BuiltInFault {
         + record.offset()
         + " ts "
         + record.timestampMs();
-  }
-
-  /**
-   * Whether the job's consumer group committed an offset past the corrupted record, so the job read
-   * it: looked at once a second (each look is a linkage observation in the record).
-   */
-  private static final class ReadPast {
-    private static final long EVERY_NANOS = Duration.ofSeconds(1).toNanos();
-
-    private final BrokerControl broker;
-    private final CorruptedRecord corrupted;
-    private long nextLook = System.nanoTime() + EVERY_NANOS;
-    private String seen = "";
-
-    ReadPast(BrokerControl broker, CorruptedRecord corrupted) {
-      this.broker = broker;
-      this.corrupted = corrupted;
-    }
-
-    boolean check() throws Exception {
-      if (System.nanoTime() < nextLook) {
-        return false;
-      }
-      nextLook = System.nanoTime() + EVERY_NANOS;
-      LinkageRecord linkage = broker.observeLinkage("poison-read-past");
-      if (!linkage.topic().equals(corrupted.topic())) {
-        return false;
-      }
-      LinkageRecord.CheckpointRef checkpoint = linkage.checkpoint();
-      for (LinkageRecord.PartitionOffset offset : linkage.offsets()) {
-        if (offset.partition() == corrupted.partition()
-            && offset.committedOffset() > corrupted.offset()) {
-          seen =
-              "group "
-                  + linkage.consumerGroup()
-                  + " committed offset "
-                  + offset.committedOffset()
-                  + " of "
-                  + corrupted.topic()
-                  + "/"
-                  + corrupted.partition()
-                  + (checkpoint == null ? "" : ", latest checkpoint " + checkpoint.id());
-          return true;
-        }
-      }
-      return false;
-    }
-
-    String describe() {
-      return seen;
-    }
   }
 
   /** A source of a value that may not be there yet. */

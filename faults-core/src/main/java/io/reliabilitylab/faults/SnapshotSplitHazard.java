@@ -4,15 +4,14 @@ import io.reliabilitylab.kit.Observation;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.ChangeOp;
 import io.reliabilitylab.spi.data.CloseableIterator;
-import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -21,7 +20,7 @@ import java.util.Optional;
  * snapshot, and the failure came after it, still in the snapshot phase. The job is then restored
  * from that checkpoint with some chunks finished and others to read again; a chunk whose rows
  * crossed that checkpoint would be read again and its rows duplicated. Read from the changelog's
- * commit of the restored checkpoint: the snapshot rows it holds are the rows emitted before it.
+ * commits before the failure: the snapshot rows they hold are the rows emitted before them.
  */
 final class SnapshotSplitHazard {
 
@@ -34,85 +33,60 @@ final class SnapshotSplitHazard {
   private SnapshotSplitHazard() {}
 
   /**
-   * Details for the run record: the checkpoint the job was restored from, the snapshot rows it had
-   * committed, and whether that is the trigger. {@code failedOver} is an observation soon after the
-   * failure: its checkpoints must reach back to it.
+   * Details for the run record: the last checkpoint the changelog committed before the failure, the
+   * snapshot rows it holds, and whether that is the trigger. Read from the table's commits, not the
+   * job's checkpoint history (ten entries long, gone by the time the lab looks on a slow source): a
+   * checkpoint the sink committed had completed, and the job restores from it or from a later one,
+   * completed before the failure as well.
    */
   static Map<String, String> details(
-      TableAccess tables, String faultId, Observation failedOver, int splitSize, long failedAtRow)
+      TableAccess tables, String faultId, Observation afterFailure, int splitSize, long failedAtRow)
       throws Exception {
     Map<String, String> details = new LinkedHashMap<>();
     details.put("upstream_regression", ISSUE);
     details.put("snapshot_split_size", Integer.toString(splitSize));
     details.put("failed_at_snapshot_row", Long.toString(failedAtRow));
     Optional<Instant> failedAt =
-        FaultIds.failuresCarrying(faultId, failedOver.exceptionHistory()).stream()
+        FaultIds.failuresCarrying(faultId, afterFailure.exceptionHistory()).stream()
             .map(JobFailure::at)
             .min(Comparator.naturalOrder());
     if (failedAt.isEmpty()) {
       details.put("hazard_reached", "unknown: the job's failure is not in its exception history");
       return details;
     }
-    boolean historyReachesBack =
-        failedOver.checkpoints().stream()
-            .anyMatch(c -> !c.triggeredAt().isAfter(failedAt.get().minusSeconds(1)));
-    Optional<CheckpointInfo> restored =
-        failedOver.checkpoints().stream()
-            .filter(c -> "COMPLETED".equals(c.status()) && !c.savepoint())
-            .filter(c -> c.finishedAt() != null && !c.finishedAt().isAfter(failedAt.get()))
-            .max(Comparator.comparingLong(CheckpointInfo::id));
-    if (restored.isEmpty() && !historyReachesBack) {
+    details.put("failed_at", failedAt.get().toString());
+    Optional<SnapshotInfo> committed =
+        tables.snapshots(tables.changelogTable()).stream()
+            .filter(s -> s.committedCheckpointId() != null)
+            .filter(s -> !s.committedAt().isAfter(failedAt.get()))
+            .reduce((first, second) -> second);
+    if (committed.isEmpty()) {
       details.put(
           "hazard_reached",
-          "unknown: the job's checkpoint history no longer reaches back to the failure at "
-              + failedAt.get());
+          "no: the changelog committed no checkpoint before the failure at " + failedAt.get());
       return details;
     }
-    if (restored.isEmpty()) {
-      details.put(
-          "hazard_reached",
-          "no: no checkpoint completed before the failure at "
-              + failedAt.get()
-              + ", so the job started its snapshot afresh");
-      return details;
-    }
-    long checkpoint = restored.get().id();
-    details.put("restored_checkpoint", Long.toString(checkpoint));
-    Optional<SnapshotInfo> commit = commitOf(tables, checkpoint);
-    if (commit.isEmpty()) {
-      details.put(
-          "hazard_reached",
-          "unknown: the changelog table holds no commit of checkpoint " + checkpoint);
-      return details;
-    }
-    long rows = snapshotRows(tables, commit.get().snapshotId());
-    details.put("snapshot_rows_committed_by_restored_checkpoint", Long.toString(rows));
+    long checkpoint = Objects.requireNonNull(committed.get().committedCheckpointId());
+    long rows = snapshotRows(tables, committed.get().snapshotId());
+    details.put("checkpoint_committed_before_failure", Long.toString(checkpoint));
+    details.put("snapshot_rows_committed_before_failure", Long.toString(rows));
     details.put(
         "hazard_reached",
         rows > 0
             ? "yes: checkpoint "
                 + checkpoint
-                + " completed after "
+                + " completed and was committed after "
                 + rows
                 + " snapshot rows (chunks of "
                 + splitSize
-                + ") and before row "
+                + "), before row "
                 + failedAtRow
-                + ", where the job failed; it was restored from it in the middle of the snapshot"
+                + " where the job failed; the job was restored from it or a later one, in the"
+                + " middle of the snapshot"
             : "no: checkpoint "
                 + checkpoint
-                + " completed before the first snapshot row, so the restore started the"
-                + " snapshot afresh");
+                + ", the last committed before the failure, holds no snapshot row");
     return details;
-  }
-
-  /** The changelog's latest commit at or before the checkpoint. */
-  private static Optional<SnapshotInfo> commitOf(TableAccess tables, long checkpoint)
-      throws Exception {
-    List<SnapshotInfo> snapshots = tables.snapshots(tables.changelogTable());
-    return snapshots.stream()
-        .filter(s -> s.committedCheckpointId() != null && s.committedCheckpointId() <= checkpoint)
-        .reduce((first, second) -> second);
   }
 
   private static long snapshotRows(TableAccess tables, long snapshotId) throws Exception {

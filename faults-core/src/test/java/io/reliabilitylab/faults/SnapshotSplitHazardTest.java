@@ -9,7 +9,6 @@ import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.SourcePosition;
 import io.reliabilitylab.spi.data.TableSchema;
-import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.TableAccess;
@@ -27,58 +26,51 @@ class SnapshotSplitHazardTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final String FAULT = "srl-fault-1-task-exception";
 
-  /** Checkpoint 2 commits 3 snapshot rows, checkpoint 3 five more; the job fails at T0+10s. */
+  /**
+   * The changelog's commits: checkpoint 2 at T0+0s holding 3 snapshot rows, checkpoint 3 at T0+1s
+   * holding 5 more.
+   */
   private static final Commits TABLE = new Commits(List.of(3, 5), List.of(2L, 3L));
 
   @Test
-  void aCheckpointBetweenChunksBeforeTheFailureIsTheTrigger() throws Exception {
-    Map<String, String> details =
-        SnapshotSplitHazard.details(
-            TABLE, FAULT, failedAt(10, completed(2, 4), completed(3, 8), completed(4, 11)), 4, 24);
+  void aCheckpointCommittedMidSnapshotBeforeTheFailureIsTheTrigger() throws Exception {
+    Map<String, String> details = SnapshotSplitHazard.details(TABLE, FAULT, failedAt(10), 4, 24);
 
     assertThat(details)
-        .containsEntry("restored_checkpoint", "3")
-        .containsEntry("snapshot_rows_committed_by_restored_checkpoint", "8")
-        .containsEntry("snapshot_split_size", "4");
-    assertThat(details.get("hazard_reached")).startsWith("yes: checkpoint 3 completed after 8");
+        .containsEntry("checkpoint_committed_before_failure", "3")
+        .containsEntry("snapshot_rows_committed_before_failure", "8")
+        .containsEntry("snapshot_split_size", "4")
+        .containsEntry("failed_at", T0.plusSeconds(10).toString());
+    assertThat(details.get("hazard_reached")).startsWith("yes: checkpoint 3 completed and was");
     assertThat(details.get("upstream_regression")).contains("apache/flink-cdc#1061", "3.5.0");
   }
 
   @Test
-  void noCheckpointBeforeTheFailureOrNoSnapshotRowInItIsNoTrigger() throws Exception {
-    assertThat(
-            SnapshotSplitHazard.details(
-                    TABLE, FAULT, failedAt(10, failed(1, 5), completed(2, 11)), 4, 24)
-                .get("hazard_reached"))
-        .startsWith("no: no checkpoint completed before the failure");
-    Commits empty = new Commits(List.of(0), List.of(2L));
-    assertThat(
-            SnapshotSplitHazard.details(empty, FAULT, failedAt(10, completed(2, 4)), 4, 24)
-                .get("hazard_reached"))
-        .startsWith("no: checkpoint 2 completed before the first snapshot row");
+  void onlyCommitsBeforeTheFailureCount() throws Exception {
+    // failed between the two commits: checkpoint 2's 3 rows
+    assertThat(SnapshotSplitHazard.details(TABLE, FAULT, failedAtMillis(500), 4, 24))
+        .containsEntry("checkpoint_committed_before_failure", "2")
+        .containsEntry("snapshot_rows_committed_before_failure", "3");
   }
 
   @Test
-  void whatCannotBeToldIsUnknownNeverNo() throws Exception {
+  void noCommitBeforeTheFailureOrNoSnapshotRowInItIsNoTrigger() throws Exception {
     assertThat(
-            SnapshotSplitHazard.details(TABLE, FAULT, failedAt(10, completed(9, 30)), 4, 24)
+            SnapshotSplitHazard.details(TABLE, FAULT, failedAtMillis(-1000), 4, 24)
                 .get("hazard_reached"))
-        .startsWith("unknown: the job's checkpoint history no longer reaches back");
+        .startsWith("no: the changelog committed no checkpoint before the failure");
+    Commits empty = new Commits(List.of(0), List.of(2L));
+    assertThat(SnapshotSplitHazard.details(empty, FAULT, failedAt(10), 4, 24).get("hazard_reached"))
+        .startsWith("no: checkpoint 2, the last committed before the failure, holds no snapshot");
+  }
+
+  @Test
+  void aFailureNotInTheHistoryIsUnknownNeverNo() throws Exception {
     assertThat(
             SnapshotSplitHazard.details(
-                    TABLE,
-                    FAULT,
-                    Observation.builder(T0.plusSeconds(20), "job")
-                        .checkpoints(List.of(completed(2, 4)))
-                        .build(),
-                    4,
-                    24)
+                    TABLE, FAULT, Observation.builder(T0.plusSeconds(20), "job").build(), 4, 24)
                 .get("hazard_reached"))
         .startsWith("unknown: the job's failure is not in its exception history");
-    assertThat(
-            SnapshotSplitHazard.details(TABLE, FAULT, failedAt(10, completed(1, 4)), 4, 24)
-                .get("hazard_reached"))
-        .isEqualTo("unknown: the changelog table holds no commit of checkpoint 1");
   }
 
   private static ChangeEvent event(ChangeOp op, long eventId) {
@@ -92,36 +84,22 @@ class SnapshotSplitHazardTest {
         T0);
   }
 
-  private static Observation failedAt(int second, CheckpointInfo... checkpoints) {
-    return Observation.builder(T0.plusSeconds(second + 5), "job")
+  private static Observation failedAt(int second) {
+    return failedAtMillis(second * 1000L);
+  }
+
+  private static Observation failedAtMillis(long millis) {
+    return Observation.builder(T0.plusSeconds(30), "job")
         .exceptionHistory(
             List.of(
                 new JobFailure(
-                    T0.plusSeconds(second),
+                    T0.plusMillis(millis),
                     "InjectedFaultException",
                     FAULT + ": fault injected by the reliability lab",
                     null,
                     null,
                     false)))
-        .checkpoints(List.of(checkpoints))
         .build();
-  }
-
-  private static CheckpointInfo failed(long id, int triggeredSecond) {
-    return new CheckpointInfo(
-        id, "FAILED", T0.plusSeconds(triggeredSecond), null, null, "declined", null, false);
-  }
-
-  private static CheckpointInfo completed(long id, int finishedSecond) {
-    return new CheckpointInfo(
-        id,
-        "COMPLETED",
-        T0.plusSeconds(finishedSecond).minusMillis(200),
-        T0.plusSeconds(finishedSecond),
-        null,
-        null,
-        null,
-        false);
   }
 
   /** Changelog commits in memory: commit i appends rows.get(i) snapshot rows, by checkpoints(i). */

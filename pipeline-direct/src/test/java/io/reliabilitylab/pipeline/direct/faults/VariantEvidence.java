@@ -48,7 +48,8 @@ public final class VariantEvidence {
     assertThat(splits.effectiveConfiguration()).containsEntry("source.snapshot.split-size", "4");
     assertThat(splits.faults().get(0).recovery().details())
         .as("a checkpoint completed between two chunks of the snapshot, before the failure")
-        .containsKeys("restored_checkpoint", "snapshot_rows_committed_by_restored_checkpoint")
+        .containsKeys(
+            "checkpoint_committed_before_failure", "snapshot_rows_committed_before_failure")
         .hasEntrySatisfying("hazard_reached", reached -> assertThat(reached).startsWith("yes:"));
     assertThat(
             details(
