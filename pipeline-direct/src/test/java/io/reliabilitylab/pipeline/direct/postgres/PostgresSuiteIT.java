@@ -80,6 +80,9 @@ class PostgresSuiteIT {
    * source's restore that the default variants of their classes do not exercise on PostgreSQL too:
    * they run on MariaDB in {@code RunCommandIT}.
    */
+  /** The last seed the FLINK-39265 test tries. */
+  private static final int LAST_SEED = 5;
+
   private static final Set<String> SINK_SIDE_VARIANTS =
       Set.of(
           "checkpoint-failure:expired",
@@ -107,6 +110,9 @@ class PostgresSuiteIT {
                     || choice.scenarioName().equals("network-partition:reset"))
         .filter(choice -> !choice.fault().name().equals("source-connection-loss"))
         .filter(choice -> !SINK_SIDE_VARIANTS.contains(choice.scenarioName()))
+        // run by hand on PostgreSQL (checkpoint 5 after 18 rows, passed); in CI on MariaDB only:
+        // chunks of 4 rows cost PostgreSQL some 20 s
+        .filter(choice -> !choice.scenarioName().equals("task-exception:snapshot-splits"))
         .toList();
   }
 
@@ -262,7 +268,7 @@ class PostgresSuiteIT {
   @Test
   void theFlink39265VariantReportsTheLostChangeAsAKnownHazardOrAsNotReproduced() throws Exception {
     // up to three seeds, so that the loss is seen here most of the time, not only the pass
-    for (int seed = 3; seed <= 5; seed++) {
+    for (int seed = 3; seed <= LAST_SEED; seed++) {
       if (restoreWithHeartbeats(seed, out.resolve("seed-" + seed))) {
         return;
       }
@@ -318,6 +324,14 @@ class PostgresSuiteIT {
     assertThat(restored.effectiveConfiguration())
         .containsEntry(DirectJobConfig.HEARTBEAT_INTERVAL_OPTION, "100");
     List<String> lines = debezium.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    if (DebeziumResumeLog.changeSkippedAtAnIdleCommit(lines)
+        && exit == ExitCode.INCONCLUSIVE.code()
+        && restored.summary().passed()
+        && seed < LAST_SEED) {
+      // seen once in CI on a loaded machine: Debezium logged a skip, yet every change arrived; the
+      // next seed decides (the last one must agree with the log)
+      return false;
+    }
     if (!DebeziumResumeLog.changeSkippedAtAnIdleCommit(lines)) {
       // not reproduced: the checks pass, and the suite cannot call it either way
       assertThat(restored.summary().passed()).as("%s", restored.summary().reasons()).isTrue();
