@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,16 @@ class SharedKafkaBrokersIT {
   @BeforeAll
   @AfterAll
   static void stopBrokers() {
+    SharedKafkaBrokers.closeAll();
+  }
+
+  /**
+   * A leased broker outlives its lease: stopped before each test's temporary directory is deleted
+   * under it (a broker still writing its logs failed that deletion once in CI, and the next test
+   * then met the broken pool).
+   */
+  @AfterEach
+  void stopTheTestsBrokers() {
     SharedKafkaBrokers.closeAll();
   }
 
