@@ -35,6 +35,11 @@ final class KeyTimeline {
     }
   }
 
+  /** Whether the source's changes include a snapshot read of the key. */
+  boolean hasSnapshotReads() {
+    return events.stream().anyMatch(event -> event.op() == ChangeOp.READ);
+  }
+
   /** How many states the key passed through, the absent one before its first change included. */
   int states() {
     return events.size() + 1;

@@ -10,6 +10,7 @@ import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.data.ChangeEvent;
 import io.reliabilitylab.spi.data.Changelog;
 import io.reliabilitylab.spi.data.CloseableIterator;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.KeyShard;
 import io.reliabilitylab.spi.data.Row;
@@ -40,12 +41,17 @@ import org.apiguardian.api.API;
  * never wrote is {@code unknown_envelope}, one visible twice a {@code duplicate_envelope}, one that
  * disappears is {@code retracted}.
  *
- * <p>Per key, not per transaction: the reference pipelines do not promise transaction atomicity (a
- * Flink checkpoint may fall inside a source transaction, and a broker keeps order per partition
- * only), so a commit that shows part of a transaction passes when each key's state is one the
- * source held. Evidence names the commit (snapshot, checkpoint), the key, the state shown and the
- * source change (event id and position, whose offset is the source transaction) it matched or
- * followed.
+ * <p>Then, as far as the pipeline claims it ({@link CheckContext#commitConsistency()}), every
+ * commit as a whole: under {@link CommitConsistency#CHANGE_PREFIX} each commit must show the source
+ * after one prefix of its change log ({@code no_prefix} otherwise: a key shows a change while
+ * another still lacks an earlier one), under {@link CommitConsistency#TRANSACTION_PREFIX} after one
+ * prefix of its transactions ({@code torn_transaction}: part of a transaction, or a state inside
+ * one). A pipeline that claims only {@link CommitConsistency#PER_KEY} (a broker read partition by
+ * partition) is judged key by key. Not judged as a prefix: at-least-once delivery (a replay shows
+ * older prefixes again) and a sink holding snapshot reads (an incremental snapshot reads each chunk
+ * at its own log position). Evidence names the commit (snapshot, checkpoint), the key, the state
+ * shown and the source change (event id and position, whose offset is the source transaction) it
+ * matched or followed.
  *
  * <p><b>Passes</b> iff no commit showed such a state. Under {@link DeliverySemantics#AT_LEAST_ONCE}
  * a replay of the source's changes may show older states again: a {@code rolled_back} or {@code
@@ -78,7 +84,8 @@ public final class ReaderViewCheck implements ReconciliationCheck {
   public String description() {
     return "Judges every committed snapshot of the current and changelog tables, key by key: each"
         + " shows a state the source held, never an older one (no transient loss, resurrection or"
-        + " gap)";
+        + " gap) and, as far as the pipeline claims it, one prefix of the source's changes or"
+        + " transactions";
   }
 
   @Override
@@ -113,20 +120,28 @@ public final class ReaderViewCheck implements ReconciliationCheck {
     Evidence.Builder evidence = Evidence.builder(context.sampleLimit());
     Outcomes.checkpointFact(context, evidence);
     ReaderViewJudge judge = new ReaderViewJudge(tolerant, evidence);
+    CommitConsistency claim = context.commitConsistency();
+    boolean prefixClaimed = claim != CommitConsistency.PER_KEY && !tolerant;
     long changes = count(expected);
     int shards = (int) Math.max(1, Math.min(1024, (changes - 1) / context.maxRowsInMemory() + 1));
+    PrefixCut currentCut = prefixClaimed ? new PrefixCut(claim, shards > 1) : null;
+    PrefixCut changelogCut = prefixClaimed ? new PrefixCut(claim, shards > 1) : null;
+    boolean expectedReads = false;
     boolean currentJudged = false;
     boolean changelogJudged = false;
     for (int index = 0; index < shards; index++) {
       KeyShard shard = new KeyShard(shards, index);
       Map<RowKey, KeyTimeline> timelines = timelines(expected, shard);
+      expectedReads |= timelines.values().stream().anyMatch(KeyTimeline::hasSnapshotReads);
       if (current.isPresent()) {
         Optional<TableHistory<Row>> history = current.get().history(shard);
         if (history.isPresent()) {
           currentJudged = true;
           try (TableHistory<Row> commits = history.get()) {
             evidence.fact("current_history_start", commits.start());
-            ReaderViewJudge.CurrentTable table = judge.currentTable(timelines);
+            ReaderViewJudge.CurrentTable table =
+                judge.currentTable(
+                    timelines, currentCut == null ? null : currentCut.pass(timelines, true));
             for (Optional<TableCommit<Row>> commit = commits.next();
                 commit.isPresent();
                 commit = commits.next()) {
@@ -141,7 +156,9 @@ public final class ReaderViewCheck implements ReconciliationCheck {
           changelogJudged = true;
           try (TableHistory<ChangeEvent> commits = history.get()) {
             evidence.fact("changelog_history_start", commits.start());
-            ReaderViewJudge.ChangelogTable table = judge.changelogTable(timelines);
+            ReaderViewJudge.ChangelogTable table =
+                judge.changelogTable(
+                    timelines, changelogCut == null ? null : changelogCut.pass(timelines, false));
             for (Optional<TableCommit<ChangeEvent>> commit = commits.next();
                 commit.isPresent();
                 commit = commits.next()) {
@@ -158,6 +175,15 @@ public final class ReaderViewCheck implements ReconciliationCheck {
               + " snapshots cannot show what readers saw between commits)",
           evidence.fact("error", "no history").build());
     }
+    evidence.fact(
+        "commit_consistency",
+        prefixJudgement(claim, tolerant, expectedReads || judge.sawSnapshotReads()));
+    if (prefixClaimed && !expectedReads && !judge.sawSnapshotReads()) {
+      String kind =
+          claim == CommitConsistency.TRANSACTION_PREFIX ? "torn_transaction" : "no_prefix";
+      judge.prefixViolations(kind, currentCut.violations());
+      judge.prefixViolations(kind, changelogCut.violations());
+    }
     evidence
         .count("source_changes", changes)
         .count("key_shards", shards)
@@ -166,6 +192,25 @@ public final class ReaderViewCheck implements ReconciliationCheck {
         .fact("judged", judgedTables(currentJudged, changelogJudged))
         .fact("semantics", context.semantics().name());
     return judge.verdict(NAME, evidence);
+  }
+
+  private static String prefixJudgement(
+      CommitConsistency claim, boolean tolerant, boolean snapshotReads) {
+    if (claim == CommitConsistency.PER_KEY) {
+      return "PER_KEY: judged key by key (the pipeline claims no more)";
+    }
+    if (tolerant) {
+      return "per key: the pipeline claims "
+          + claim.name()
+          + " but delivers at least once, and a replay shows older prefixes again";
+    }
+    if (snapshotReads) {
+      return "per key: the pipeline claims "
+          + claim.name()
+          + ", but the sink holds snapshot reads, and a snapshot read in chunks shows each chunk"
+          + " at its own log position";
+    }
+    return claim.name() + ": every commit judged as one prefix of the source's log";
   }
 
   private static String judgedTables(boolean current, boolean changelog) {

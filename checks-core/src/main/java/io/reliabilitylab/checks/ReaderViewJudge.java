@@ -42,6 +42,7 @@ final class ReaderViewJudge {
   private final Map<String, Long> violations = new LinkedHashMap<>();
   private final Set<String> commitsWithViolations = new LinkedHashSet<>();
   private long tolerated;
+  private boolean sawSnapshotReads;
   private long currentCommits;
   private long changelogCommits;
 
@@ -51,12 +52,28 @@ final class ReaderViewJudge {
     KINDS.forEach(kind -> violations.put(kind, 0L));
   }
 
-  CurrentTable currentTable(Map<RowKey, KeyTimeline> timelines) {
-    return new CurrentTable(timelines);
+  /** The current table's commits of one shard; {@code cut} judges each as a prefix, if claimed. */
+  CurrentTable currentTable(Map<RowKey, KeyTimeline> timelines, PrefixCut.@Nullable Pass cut) {
+    return new CurrentTable(timelines, cut);
   }
 
-  ChangelogTable changelogTable(Map<RowKey, KeyTimeline> timelines) {
-    return new ChangelogTable(timelines);
+  /** The changelog's commits of one shard; {@code cut} judges each as a prefix, if claimed. */
+  ChangelogTable changelogTable(Map<RowKey, KeyTimeline> timelines, PrefixCut.@Nullable Pass cut) {
+    return new ChangelogTable(timelines, cut);
+  }
+
+  /** Whether a changelog commit showed a snapshot read. */
+  boolean sawSnapshotReads() {
+    return sawSnapshotReads;
+  }
+
+  /** Counts the commits a prefix claim failed in, with samples. */
+  void prefixViolations(String kind, List<PrefixCut.Violation> found) {
+    violations.putIfAbsent(kind, 0L);
+    for (PrefixCut.Violation violation : found) {
+      violation(
+          kind, violation.commit(), EvidenceSample.of(kind, violation.subject(), violation.note()));
+    }
   }
 
   /** The current table: per key, the rows visible and the source state they matched last. */
@@ -64,9 +81,11 @@ final class ReaderViewJudge {
     private final Map<RowKey, KeyTimeline> timelines;
     private final Map<RowKey, List<Row>> visible = new HashMap<>();
     private final Map<RowKey, Integer> reached = new HashMap<>();
+    private final PrefixCut.@Nullable Pass cut;
 
-    private CurrentTable(Map<RowKey, KeyTimeline> timelines) {
+    private CurrentTable(Map<RowKey, KeyTimeline> timelines, PrefixCut.@Nullable Pass cut) {
       this.timelines = timelines;
+      this.cut = cut;
     }
 
     void apply(TableCommit<Row> commit, boolean countCommit) {
@@ -89,6 +108,10 @@ final class ReaderViewJudge {
         touched.put(row.key(), row);
       }
       touched.forEach((key, any) -> judge(commit.description(), key, any));
+      if (cut != null) {
+        touched.keySet().forEach(key -> cut.shows(key, reached.getOrDefault(key, 0)));
+        cut.commitEnded(commit.description());
+      }
     }
 
     private void judge(String commit, RowKey key, Row any) {
@@ -156,9 +179,11 @@ final class ReaderViewJudge {
     private final Map<RowKey, KeyTimeline> timelines;
     private final Map<RowKey, TreeMap<Integer, Integer>> visible = new HashMap<>();
     private final Map<RowKey, Integer> readStates = new HashMap<>();
+    private final PrefixCut.@Nullable Pass cut;
 
-    private ChangelogTable(Map<RowKey, KeyTimeline> timelines) {
+    private ChangelogTable(Map<RowKey, KeyTimeline> timelines, PrefixCut.@Nullable Pass cut) {
       this.timelines = timelines;
+      this.cut = cut;
     }
 
     void apply(TableCommit<ChangeEvent> commit, boolean countCommit) {
@@ -197,6 +222,7 @@ final class ReaderViewJudge {
         }
         if (event.op() == ChangeOp.READ) {
           readStates.putIfAbsent(event.key(), state);
+          sawSnapshotReads = true;
         }
         visible.computeIfAbsent(event.key(), key -> new TreeMap<>()).merge(state, 1, Integer::sum);
         added.computeIfAbsent(event.key(), key -> new TreeSet<>()).add(state);
@@ -204,6 +230,14 @@ final class ReaderViewJudge {
       }
       removed.forEach((key, states) -> retracted(at, key, anyOf.get(key), states));
       added.forEach((key, states) -> judgeAdded(at, key, anyOf.get(key), states));
+      if (cut != null) {
+        // A key's changelog shows the prefix up to its latest visible envelope.
+        for (RowKey key : anyOf.keySet()) {
+          TreeMap<Integer, Integer> counts = visible.get(key);
+          cut.shows(key, counts == null || counts.isEmpty() ? 0 : counts.lastKey());
+        }
+        cut.commitEnded(at);
+      }
     }
 
     private int stateOf(ChangeEvent event) {

@@ -189,6 +189,22 @@ class ReaderViewProperties {
     return new ReaderViewCheck().check(context.build());
   }
 
+  /** The check of commits of either table against {@code expected}, the source's changes. */
+  static CheckResult check(
+      CheckContext.Builder context,
+      List<ChangeEvent> expected,
+      List<List<Row>> current,
+      List<List<ChangeEvent>> changelog) {
+    context.expectedChangelog(Fixture.log("oracle changelog", expected));
+    if (current != null) {
+      context.actualCurrent(CommittedStates.rows("iceberg orders_current", current));
+    }
+    if (changelog != null) {
+      context.actualChangelog(CommittedStates.changelog("iceberg orders_changelog", changelog));
+    }
+    return new ReaderViewCheck().check(context.build());
+  }
+
   /** Commit points: the cuts as prefix lengths, in order, ending with the whole history. */
   private static List<Integer> points(Fixture source, List<Integer> cuts) {
     int size = source.events.size();

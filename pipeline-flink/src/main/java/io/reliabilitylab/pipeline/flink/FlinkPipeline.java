@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.BrokerNetworkLink;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
@@ -289,6 +290,11 @@ public abstract class FlinkPipeline
       offered = EmbeddedSinkCatalog.serving(job.settings().catalog()).orElseThrow().control();
     }
     return Optional.of(type.cast(offered));
+  }
+
+  @Override
+  public CommitConsistency commitConsistency() {
+    return job.commitConsistency();
   }
 
   @Override

@@ -106,6 +106,7 @@ public final class Reconcile implements Phase {
       }
       CheckContext context =
           CheckContext.builder(semantics)
+              .commitConsistency(pipeline.commitConsistency())
               .expectedCurrent(sourceRows)
               .actualCurrent(ReadOnce.rows(tables.current(point.current().snapshotId()), copies))
               .expectedChangelog(expected.changelog())

@@ -49,6 +49,7 @@ public final class Start implements Phase {
     RunRecord.Builder record = scenario.record();
     record.configuration(pipeline.effectiveConfiguration()).stackVersions(pipeline.stackVersions());
     record.configuration("delivery.semantics", pipeline.semantics().name());
+    record.configuration("commit.consistency", pipeline.commitConsistency().name());
     JobControl job = running.job();
     Duration timeout = scenario.plan().startTimeout();
     job.awaitRunning(timeout);

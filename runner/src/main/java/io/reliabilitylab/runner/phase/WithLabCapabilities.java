@@ -2,6 +2,7 @@ package io.reliabilitylab.runner.phase;
 
 import io.reliabilitylab.source.jdbc.CdcSource;
 import io.reliabilitylab.source.jdbc.SourceServerProcess;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineUnderTest;
@@ -48,6 +49,11 @@ final class WithLabCapabilities implements PipelineUnderTest {
   @Override
   public DeliverySemantics semantics() {
     return pipeline.semantics();
+  }
+
+  @Override
+  public CommitConsistency commitConsistency() {
+    return pipeline.commitConsistency();
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.check;
 import static org.apiguardian.api.API.Status.STABLE;
 
 import io.reliabilitylab.spi.data.Changelog;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
 import java.nio.file.Path;
@@ -38,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  * @param workDirectory where a check may spill to disk (bounded-memory sorting)
  * @param maxRowsInMemory how many rows a check may hold in memory before it spills
  * @param sampleLimit the cap on evidence samples per check
+ * @param commitConsistency what the pipeline claims a reader sees between commits ({@link
+ *     CommitConsistency#PER_KEY} unless it claims more)
  */
 @API(status = STABLE)
 public record CheckContext(
@@ -51,9 +54,11 @@ public record CheckContext(
     Optional<Long> checkpointId,
     Path workDirectory,
     int maxRowsInMemory,
-    int sampleLimit) {
+    int sampleLimit,
+    CommitConsistency commitConsistency) {
 
   public CheckContext {
+    Objects.requireNonNull(commitConsistency, "commitConsistency");
     Objects.requireNonNull(semantics, "semantics");
     Objects.requireNonNull(expectedCurrent, "expectedCurrent");
     Objects.requireNonNull(actualCurrent, "actualCurrent");
@@ -69,6 +74,34 @@ public record CheckContext(
     if (sampleLimit < 0) {
       throw new IllegalArgumentException("sampleLimit must be >= 0");
     }
+  }
+
+  /** A context that claims no more than {@link CommitConsistency#PER_KEY}. */
+  public CheckContext(
+      DeliverySemantics semantics,
+      Optional<RowSet> expectedCurrent,
+      Optional<RowSet> actualCurrent,
+      Optional<Changelog> expectedChangelog,
+      Optional<Changelog> actualChangelog,
+      List<LinkageRecord> linkage,
+      List<DlqRecord> dlqRecords,
+      Optional<Long> checkpointId,
+      Path workDirectory,
+      int maxRowsInMemory,
+      int sampleLimit) {
+    this(
+        semantics,
+        expectedCurrent,
+        actualCurrent,
+        expectedChangelog,
+        actualChangelog,
+        linkage,
+        dlqRecords,
+        checkpointId,
+        workDirectory,
+        maxRowsInMemory,
+        sampleLimit,
+        CommitConsistency.PER_KEY);
   }
 
   /** A builder; only the semantics are required. */
@@ -89,6 +122,7 @@ public record CheckContext(
     builder.workDirectory = workDirectory;
     builder.maxRowsInMemory = maxRowsInMemory;
     builder.sampleLimit = sampleLimit;
+    builder.commitConsistency = commitConsistency;
     return builder;
   }
 
@@ -105,6 +139,7 @@ public record CheckContext(
     private Path workDirectory = Path.of(System.getProperty("java.io.tmpdir"));
     private int maxRowsInMemory = 250_000;
     private int sampleLimit = 20;
+    private CommitConsistency commitConsistency = CommitConsistency.PER_KEY;
 
     private Builder(DeliverySemantics semantics) {
       this.semantics = Objects.requireNonNull(semantics, "semantics");
@@ -167,6 +202,11 @@ public record CheckContext(
       return this;
     }
 
+    public Builder commitConsistency(CommitConsistency value) {
+      this.commitConsistency = Objects.requireNonNull(value, "commitConsistency");
+      return this;
+    }
+
     public CheckContext build() {
       return new CheckContext(
           semantics,
@@ -179,7 +219,8 @@ public record CheckContext(
           Optional.ofNullable(checkpointId),
           workDirectory,
           maxRowsInMemory,
-          sampleLimit);
+          sampleLimit,
+          commitConsistency);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.reliabilitylab.spi.pipeline;
 
 import static org.apiguardian.api.API.Status.STABLE;
 
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,15 @@ public interface PipelineUnderTest extends AutoCloseable {
 
   /** The delivery guarantee this pipeline claims for its tables. */
   DeliverySemantics semantics();
+
+  /**
+   * What a reader of the sink tables may see between two commits, as this pipeline claims it; the
+   * reader's-view check holds every commit to it. {@link CommitConsistency#PER_KEY} unless
+   * overridden.
+   */
+  default CommitConsistency commitConsistency() {
+    return CommitConsistency.PER_KEY;
+  }
 
   /** The types of the capabilities this pipeline offers. */
   Set<Class<? extends PipelineCapability>> capabilities();

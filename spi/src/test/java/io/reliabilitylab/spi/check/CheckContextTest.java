@@ -3,6 +3,7 @@ package io.reliabilitylab.spi.check;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +26,7 @@ class CheckContextTest {
     assertThat(context.checkpointId()).isEmpty();
     assertThat(context.maxRowsInMemory()).isEqualTo(250_000);
     assertThat(context.sampleLimit()).isEqualTo(20);
+    assertThat(context.commitConsistency()).isEqualTo(CommitConsistency.PER_KEY);
   }
 
   @Test
@@ -35,9 +37,11 @@ class CheckContextTest {
             .workDirectory(Path.of("scenario-work"))
             .maxRowsInMemory(10)
             .sampleLimit(3)
+            .commitConsistency(CommitConsistency.TRANSACTION_PREFIX)
             .build();
     CheckContext changed = context.toBuilder().sampleLimit(5).build();
     assertThat(changed.sampleLimit()).isEqualTo(5);
+    assertThat(changed.commitConsistency()).isEqualTo(CommitConsistency.TRANSACTION_PREFIX);
     assertThat(changed.checkpointId()).contains(7L);
     assertThat(changed.workDirectory()).isEqualTo(Path.of("scenario-work"));
     assertThat(changed.maxRowsInMemory()).isEqualTo(10);
