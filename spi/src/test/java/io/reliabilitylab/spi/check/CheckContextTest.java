@@ -59,7 +59,24 @@ class CheckContextTest {
                 Optional.of(7L),
                 Path.of("scenario-work"),
                 10,
-                3));
+                3,
+                CommitConsistency.TRANSACTION_PREFIX));
+    // the constructor of the eleven inputs before the claim claims no more than per key
+    assertThat(
+            new CheckContext(
+                    DeliverySemantics.EXACTLY_ONCE,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    List.of(),
+                    List.of(),
+                    Optional.empty(),
+                    Path.of("w"),
+                    1,
+                    0)
+                .commitConsistency())
+        .isEqualTo(CommitConsistency.PER_KEY);
   }
 
   @Test
