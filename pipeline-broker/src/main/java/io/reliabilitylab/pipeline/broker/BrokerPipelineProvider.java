@@ -206,6 +206,12 @@ public final class BrokerPipelineProvider implements PipelineProvider {
               + settings.variant().text()
               + " breaks the direct pipeline's CDC source; run it with --pipeline direct");
     }
+    if (settings.alignTransactions()) {
+      throw new IllegalArgumentException(
+          OrdersJobSettings.TRANSACTIONS_OPTION
+              + "=aligned needs one ordered change log with fences; the broker pipeline reads its"
+              + " topic's partitions independently; run it with --pipeline direct");
+    }
     // the connector and the job reach the source and the broker through the lab's proxies when a
     // network fault needs the links
     PipelineProxies proxies = PipelineProxies.forSource(config);

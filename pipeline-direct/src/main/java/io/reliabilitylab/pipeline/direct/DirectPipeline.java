@@ -4,6 +4,7 @@ import io.reliabilitylab.pipeline.direct.job.SourceEngine;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.source.mysql.TransactionFence;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -14,10 +15,12 @@ import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The running direct pipeline: {@link FlinkPipeline} with Flink CDC's MySQL or PostgreSQL source,
@@ -34,16 +37,21 @@ final class DirectPipeline extends FlinkPipeline
 
   private final StreamReaders readers;
 
+  /** The source's transaction fence, written while a job that aligns transactions runs. */
+  private final @Nullable TransactionFence fence;
+
   DirectPipeline(
       String name,
       FlinkCluster cluster,
       OrdersJob job,
       JobID jobId,
       PipelineConfig config,
-      StreamReaders readers) {
+      StreamReaders readers,
+      @Nullable TransactionFence fence) {
     super(cluster, job, jobId, config);
     this.name = name;
     this.readers = readers;
+    this.fence = fence;
   }
 
   @Override
@@ -133,13 +141,36 @@ final class DirectPipeline extends FlinkPipeline
     }
   }
 
-  /** Stops the job and the cluster, then drops what the job kept on the source (its slot). */
+  /**
+   * Stops the job and the cluster, then drops what the job kept on the source (its slot) and stops
+   * the transaction fence (after the job: a fence stopped under a running aligned job stalls it).
+   */
   @Override
   public void close() {
     try {
       super.close();
     } finally {
-      readers.release();
+      try {
+        readers.release();
+      } finally {
+        if (fence != null) {
+          fence.close();
+        }
+      }
     }
+  }
+
+  @Override
+  public Map<String, String> effectiveConfiguration() {
+    Map<String, String> settings = new LinkedHashMap<>(super.effectiveConfiguration());
+    if (fence != null) {
+      settings.put(
+          "source.transaction-fence",
+          TransactionFence.qualifiedTable()
+              + ", written every "
+              + DirectPipelineProvider.FENCE_INTERVAL.toMillis()
+              + " ms");
+    }
+    return settings;
   }
 }

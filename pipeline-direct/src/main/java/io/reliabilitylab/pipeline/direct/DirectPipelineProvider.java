@@ -12,6 +12,7 @@ import io.reliabilitylab.pipeline.flink.PipelineProxies;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.job.JobOptions;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.source.mysql.TransactionFence;
 import io.reliabilitylab.source.postgres.ReplicationSlots;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -46,6 +47,12 @@ public final class DirectPipelineProvider implements PipelineProvider {
 
   /** How long the job's fault points in other JVMs have to answer through their channel. */
   private static final Duration CHANNEL_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
+   * How often the transaction fence writes: the longest an aligned job holds the last transaction
+   * of a burst before it knows the transaction complete.
+   */
+  static final Duration FENCE_INTERVAL = Duration.ofMillis(100);
 
   @Override
   public String name() {
@@ -132,16 +139,21 @@ public final class DirectPipelineProvider implements PipelineProvider {
     // the job reaches its source through the lab's proxy when a network fault needs the link
     PipelineProxies proxies = PipelineProxies.forSource(config);
     FlinkCluster cluster = null;
+    TransactionFence fence = null;
     DirectPipeline pipeline = null;
     try {
       // inside the try: an option that does not parse closes the proxy with the rest
       DirectJobConfig jobConfig = jobConfig(config, proxies);
+      if (jobConfig.settings().alignTransactions()) {
+        // before the job: its aligner releases a transaction once something follows it
+        fence = TransactionFence.start(jobConfig.source(), FENCE_INTERVAL);
+      }
       cluster = FlinkClusters.start(config);
       OrdersJob job = jobOf.apply(jobConfig);
       StreamReaders readers = StreamReaders.of(jobConfig);
       readers.beforeSubmit();
       JobID jobId = cluster.submit(job);
-      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, readers);
+      pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, readers, fence);
       pipeline.routedThrough(proxies);
       // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
       config.onJobSubmitted().jobSubmitted(pipeline);
@@ -157,6 +169,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
         } else {
           if (cluster != null) {
             cluster.close();
+          }
+          if (fence != null) {
+            fence.close();
           }
           proxies.close();
         }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * checkpoint's files again (task, coordinator, checkpoint and sink-commit failures), a source whose
  * state is not restored (savepoint restore), and a binlog reader that never reconnects (source
  * crash). A current-table sink that commits its equality deletes a snapshot ahead of its rows is
- * right after every checkpoint and fails the reader's-view check alone.
+ * right after every checkpoint and fails the reader's-view check alone; so does one that commits
+ * each checkpoint one writer at a time while the job claims to keep source transactions whole.
  */
 class NegativeControlIT {
 
@@ -161,8 +162,67 @@ class NegativeControlIT {
         .containsPattern("lacks the last envelope of \\d+ of \\d+ keys, e\\.g\\. \\[");
   }
 
+  @Test
+  void aSinkThatCommitsOneWriterAtATimeTearsTransactionsTheAlignedJobKeepsWhole() throws Exception {
+    // The job claims whole transactions: its sink commits each checkpoint one writer at a time.
+    Map<String, RunRecord> broken =
+        run(
+            out.resolve("per-writer"),
+            600,
+            ExitCode.FAILED,
+            "job.variant=broken-current-commit-per-writer",
+            "--pipeline-option",
+            "job.transactions=aligned",
+            "--checkpoint-interval",
+            "200ms");
+    RunRecord torn = broken.get("baseline");
+    assertThat(torn.effectiveConfiguration())
+        .containsEntry("commit.consistency", "TRANSACTION_PREFIX");
+    assertThat(torn.summary().failedChecks())
+        .as("every key passes through states the source held: only the claim is broken")
+        .containsExactly("reader-view");
+    CheckResult view = check(torn, "reader-view");
+    assertThat(view.evidence().count("torn_transaction")).isPositive();
+    assertThat(view.evidence().samples())
+        .isNotEmpty()
+        .allSatisfy(
+            sample ->
+                assertThat(sample.note())
+                    .containsPattern("^snapshot \\d+ \\(.*\\) shows order_id=")
+                    .contains("a torn transaction"));
+
+    // The faithful aligner holds each transaction in its checkpointed state across a restart.
+    Map<String, RunRecord> aligned =
+        run(
+            out.resolve("aligned"),
+            600,
+            ExitCode.PASSED,
+            "job.transactions=aligned",
+            "--checkpoint-interval",
+            "100ms",
+            "--faults",
+            "task-exception:default");
+    for (RunRecord run : aligned.values()) {
+      assertThat(run.summary().verdict()).as(run.scenario().name()).isEqualTo(Verdict.PASSED);
+      assertThat(check(run, "reader-view").evidence().facts())
+          .containsEntry(
+              "commit_consistency",
+              "TRANSACTION_PREFIX: every commit judged as one prefix of the source's log");
+      assertThat(run.effectiveConfiguration())
+          .containsEntry(
+              "source.transaction-fence", "srl_fence.transaction_fence, written every 100 ms");
+    }
+    assertThat(aligned).containsKey("task-exception");
+  }
+
   /** Runs the direct pipeline with the pipeline option and arguments given; its runs by name. */
   private Map<String, RunRecord> run(String pipelineOption, String... arguments) throws Exception {
+    return run(out, 600, ExitCode.FAILED, pipelineOption, arguments);
+  }
+
+  private Map<String, RunRecord> run(
+      Path records, int events, ExitCode expected, String pipelineOption, String... arguments)
+      throws Exception {
     List<String> command =
         new java.util.ArrayList<>(
             List.of(
@@ -172,12 +232,12 @@ class NegativeControlIT {
                 "--pipeline-option",
                 pipelineOption,
                 "--events",
-                "600",
+                Integer.toString(events),
                 "--seed",
                 "5",
                 "--no-report",
                 "--out",
-                out.toString()));
+                records.toString()));
     command.addAll(List.of(arguments));
     StringWriter stdout = new StringWriter();
     int exit =
@@ -186,8 +246,8 @@ class NegativeControlIT {
                 new PrintWriter(new StringWriter()),
                 getClass().getClassLoader())
             .execute(command.toArray(String[]::new));
-    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
-    return RunRecordReader.readDirectory(out).stream()
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(expected.code());
+    return RunRecordReader.readDirectory(records).stream()
         .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
   }
 

@@ -42,6 +42,7 @@ final class ServerAccounts {
                 + cdcAccount);
       }
       statement.execute(createDatabase(database));
+      TransactionFence.create(statement, cdc, List.of("%", "localhost"));
     }
   }
 

@@ -4,10 +4,12 @@ import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.envelope.ChangeEnvelope;
 import io.reliabilitylab.pipeline.flink.envelope.OrderImage;
+import io.reliabilitylab.source.mysql.TransactionFence;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Field;
 import org.apache.flink.cdc.connectors.shaded.org.apache.kafka.connect.data.Schema;
@@ -41,11 +43,21 @@ public final class ChangeEnvelopeDeserializer
     }
   }
 
-  /** The envelope of a record, or null when the record carries no row change. */
+  /**
+   * The envelope of a record, a {@linkplain ChangeEnvelope#fence fence} for a change of the
+   * transaction fence's table, or null when the record carries no row change.
+   */
   public static @Nullable ChangeEnvelope toEnvelope(SourceRecord record) {
     if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
       LOG.debug("Skipping a record without a change envelope from topic {}", record.topic());
       return null;
+    }
+    Struct fenceSource = struct(value, "source");
+    if (fenceSource != null && TransactionFence.DATABASE.equals(text(fenceSource, "db"))) {
+      return ChangeEnvelope.fence(
+          textOr(fenceSource, "file", ""),
+          longOr(fenceSource, "pos", 0L),
+          longOr(fenceSource, "ts_ms", 0L));
     }
     String op = value.getString("op");
     if (op == null || !(op.equals("r") || op.equals("c") || op.equals("u") || op.equals("d"))) {
@@ -77,7 +89,24 @@ public final class ChangeEnvelopeDeserializer
         pos,
         row,
         gtid,
-        tsMillis);
+        tsMillis,
+        op.equals("r") ? "" : transaction(record, source));
+  }
+
+  /**
+   * The source transaction of a change: from MySQL/MariaDB the binlog position the connector's
+   * offset restarts from, where the change's transaction begins (the same for all its changes);
+   * from PostgreSQL its transaction id.
+   */
+  private static String transaction(SourceRecord record, @Nullable Struct source) {
+    if (source != null && source.schema().field("txId") != null && source.get("txId") != null) {
+      return "txid:" + source.get("txId");
+    }
+    Map<String, ?> offset = record.sourceOffset();
+    if (offset == null || offset.get("file") == null || offset.get("pos") == null) {
+      return "";
+    }
+    return offset.get("file") + ":" + offset.get("pos");
   }
 
   @Override

@@ -9,7 +9,9 @@ import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
+import io.reliabilitylab.source.mysql.TransactionFence;
 import io.reliabilitylab.source.postgres.PostgresOrdersTable;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -75,6 +77,18 @@ public final class DirectJob implements OrdersJob {
     return config.effectiveConfiguration();
   }
 
+  /**
+   * One change-log reader feeds every writer, and the sinks commit what came before each
+   * checkpoint's barrier: each commit holds a prefix of the source's changes, which may end inside
+   * a source transaction unless the job aligns transactions.
+   */
+  @Override
+  public CommitConsistency commitConsistency() {
+    return config.settings().alignTransactions()
+        ? CommitConsistency.TRANSACTION_PREFIX
+        : CommitConsistency.CHANGE_PREFIX;
+  }
+
   @Override
   public String name() {
     return config.settings().jobName();
@@ -89,12 +103,15 @@ public final class DirectJob implements OrdersJob {
   public void build(StreamExecutionEnvironment env) {
     createTablesIfAbsent();
     OrdersTopology.configure(env, config.settings());
-    OrdersTopology.sinkTo(changes(env), config.settings());
+    OrdersTopology.sinkTo(
+        OrdersTopology.alignTransactions(changes(env), config.settings()), config.settings());
   }
 
   /**
    * Adds the job's CDC source to {@code env} (uid {@value DirectJobConfig#SOURCE_UID}) and returns
    * its stream of change envelopes: what the reference job, or a team's own topology, is built on.
+   * With transactions aligned the stream also carries the source's {@linkplain
+   * ChangeEnvelope#isFence() fences}, which {@link OrdersTopology#alignTransactions} consumes.
    */
   public DataStream<ChangeEnvelope> changes(StreamExecutionEnvironment env) {
     return config.engine() == SourceEngine.POSTGRES
@@ -121,8 +138,8 @@ public final class DirectJob implements OrdersJob {
     return MySqlSource.<ChangeEnvelope>builder()
         .hostname(config.source().host())
         .port(config.source().port())
-        .databaseList(config.source().database())
-        .tableList(tableName())
+        .databaseList(databases())
+        .tableList(tables())
         .username(config.source().user())
         .password(config.source().credentials().revealPassword())
         .serverId(config.serverIdRange())
@@ -201,6 +218,19 @@ public final class DirectJob implements OrdersJob {
         "connect.keep.alive.interval.ms",
         Long.toString(DirectJobConfig.BINLOG_KEEP_ALIVE_INTERVAL_MS));
     return properties;
+  }
+
+  /** The fence's database and table as well when the job aligns transactions. */
+  private String[] databases() {
+    return config.settings().alignTransactions()
+        ? new String[] {config.source().database(), TransactionFence.DATABASE}
+        : new String[] {config.source().database()};
+  }
+
+  private String[] tables() {
+    return config.settings().alignTransactions()
+        ? new String[] {tableName(), TransactionFence.qualifiedTable()}
+        : new String[] {tableName()};
   }
 
   private String tableName() {

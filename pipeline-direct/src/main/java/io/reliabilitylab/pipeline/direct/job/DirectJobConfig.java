@@ -114,6 +114,12 @@ public record DirectJobConfig(
           " changes what the PostgreSQL source confirms to its replication slot; the MySQL source"
               + " confirms nothing to the server; run it with --source postgres");
     }
+    if (settings.alignTransactions() && SourceEngine.of(source) == SourceEngine.POSTGRES) {
+      throw new IllegalArgumentException(
+          OrdersJobSettings.TRANSACTIONS_OPTION
+              + "=aligned needs the MySQL/MariaDB source's transaction fence, which the"
+              + " PostgreSQL source does not have yet; run it on MariaDB (drop --source postgres)");
+    }
     if (settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY) {
       throw refused(
           settings.variant(),

@@ -127,6 +127,46 @@ class ChangeEnvelopeDeserializerTest {
     assertThat(collect(record)).isEmpty();
   }
 
+  /**
+   * A MySQL/MariaDB change's transaction is where the connector's offset restarts from: the
+   * transaction's beginning, the same for each of its changes while each carries its own event
+   * position. A snapshot read belongs to no transaction.
+   */
+  @Test
+  void namesTheTransactionByTheOffsetItRestartsFrom() {
+    Struct value =
+        (Struct) record("u", row(7, 11), row(7, 12), "mysql-bin.000003", 4711, 1, null).value();
+    SourceRecord change =
+        new SourceRecord(
+            Map.of("server", "lab"),
+            Map.of("file", "mysql-bin.000003", "pos", 4000L, "event", 2L, "row", 1),
+            "lab.lab.orders",
+            null,
+            null,
+            null,
+            ENVELOPE,
+            value);
+
+    assertThat(only(change).transaction()).isEqualTo("mysql-bin.000003:4000");
+    assertThat(only(change).binlogPos()).isEqualTo(4711);
+    assertThat(only(record("r", null, row(7, 11), "mysql-bin.000003", 4711, 0, null)).transaction())
+        .isEmpty();
+  }
+
+  /** A change of the transaction fence's table carries no row: it marks what came before. */
+  @Test
+  void aChangeOfTheFenceIsAFence() {
+    SourceRecord record = record("u", row(1, 1), row(1, 2), "mysql-bin.000003", 5120, 0, null);
+    ((Struct) record.value()).getStruct("source").put("db", "srl_fence");
+
+    ChangeEnvelope fence = only(record);
+
+    assertThat(fence.isFence()).isTrue();
+    assertThat(fence.binlogPos()).isEqualTo(5120);
+    assertThat(fence.before()).isNull();
+    assertThat(fence.after()).isNull();
+  }
+
   @Test
   void refusesAnUnknownOperation() {
     assertThatThrownBy(() -> collect(record("t", null, row(1, 1), "f", 1, 0, null)))

@@ -19,6 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param rowIndex the index of the row inside that event, so that rows of one event stay distinct
  * @param gtid the transaction's GTID, if the server reports one
  * @param sourceTsMillis the server's timestamp of the change, milliseconds since the epoch
+ * @param transaction the source transaction the change belongs to, as the connector's offset names
+ *     it ({@code mysql-bin.000003:4711}: where the transaction starts); {@code ""} for a snapshot
+ *     read or when the source gives none
  */
 @API(status = EXPERIMENTAL)
 public record ChangeEnvelope(
@@ -29,12 +32,47 @@ public record ChangeEnvelope(
     long binlogPos,
     int rowIndex,
     @Nullable String gtid,
-    long sourceTsMillis)
+    long sourceTsMillis,
+    String transaction)
     implements Serializable {
+
+  /**
+   * The operation of a {@linkplain #fence fence}: not a change of the table, a mark in the
+   * change-log's order that every transaction before it is complete.
+   */
+  public static final String FENCE = "fence";
 
   public ChangeEnvelope {
     Objects.requireNonNull(op, "op");
     Objects.requireNonNull(binlogFile, "binlogFile");
+    Objects.requireNonNull(transaction, "transaction");
+  }
+
+  /** An envelope whose transaction the source does not name. */
+  public ChangeEnvelope(
+      String op,
+      @Nullable OrderImage before,
+      @Nullable OrderImage after,
+      String binlogFile,
+      long binlogPos,
+      int rowIndex,
+      @Nullable String gtid,
+      long sourceTsMillis) {
+    this(op, before, after, binlogFile, binlogPos, rowIndex, gtid, sourceTsMillis, "");
+  }
+
+  /**
+   * A fence read from the change log at {@code binlogFile:binlogPos}: a change of another table,
+   * written after every transaction the log holds before it; carries no row and never reaches a
+   * sink.
+   */
+  public static ChangeEnvelope fence(String binlogFile, long binlogPos, long sourceTsMillis) {
+    return new ChangeEnvelope(FENCE, null, null, binlogFile, binlogPos, 0, null, sourceTsMillis);
+  }
+
+  /** Whether this is a {@linkplain #fence fence}, not a change of the table. */
+  public boolean isFence() {
+    return FENCE.equals(op);
   }
 
   /** The image a changelog row carries: the after image, or the before image of a delete. */

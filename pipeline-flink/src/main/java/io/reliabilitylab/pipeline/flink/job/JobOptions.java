@@ -11,6 +11,7 @@ import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.apiguardian.api.API;
@@ -72,6 +73,9 @@ public final class JobOptions {
         .ifPresent(ms -> builder.checkpointTimeout(Duration.ofMillis(Long.parseLong(ms))));
     config.option(LabOptions.PARALLELISM).ifPresent(p -> builder.parallelism(Integer.parseInt(p)));
     config.option(JobVariant.OPTION).ifPresent(v -> builder.variant(JobVariant.parse(v)));
+    config
+        .option(OrdersJobSettings.TRANSACTIONS_OPTION)
+        .ifPresent(value -> builder.alignTransactions(alignTransactions(value)));
     Optional<String> channel =
         config.option(FAULT_CHANNEL_DIRECTORY).filter(directory -> !directory.isBlank());
     if (channel.isPresent()) {
@@ -95,5 +99,20 @@ public final class JobOptions {
   private static boolean embeddedCluster(PipelineConfig config) {
     return config.option(LabOptions.FLINK_CLUSTER, "embedded").strip().equals("embedded")
         && config.option(LabOptions.FLINK_REST_ADDRESS).isEmpty();
+  }
+
+  /** {@code aligned} or {@code as-read}; anything else is refused with the choices. */
+  static boolean alignTransactions(String value) {
+    return switch (value.strip().toLowerCase(Locale.ROOT)) {
+      case "aligned" -> true;
+      case "as-read" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "Unknown "
+                  + OrdersJobSettings.TRANSACTIONS_OPTION
+                  + " '"
+                  + value
+                  + "'; use aligned (no commit holds part of a source transaction) or as-read");
+    };
   }
 }

@@ -51,6 +51,9 @@ import org.jspecify.annotations.Nullable;
  * @param maxContinuousEmptyCommits Iceberg's {@code flink.max-continuous-empty-commits} on both
  *     tables: the sink commits a checkpoint without new files only every this many checkpoints
  * @param variant the faithful job, or a deliberately broken one for negative controls
+ * @param alignTransactions whether the job holds each source transaction's changes until the change
+ *     log shows it complete, so that no commit holds part of one (a job whose source names its
+ *     transactions and writes fences: the direct pipeline on MySQL/MariaDB)
  * @param faultChannel the control directory of a {@link FaultChannel} that arms the fault points in
  *     every JVM the job runs in (a cluster of several processes); null: they are armed through the
  *     lab's JVM's {@link FaultSwitchboard} only (a MiniCluster)
@@ -76,6 +79,7 @@ public record OrdersJobSettings(
     boolean taskStateInFiles,
     int maxContinuousEmptyCommits,
     JobVariant variant,
+    boolean alignTransactions,
     @Nullable Path faultChannel,
     @Nullable URI checkpointLocation) {
 
@@ -93,6 +97,9 @@ public record OrdersJobSettings(
           "commit.retry.num-retries", "20",
           "commit.retry.min-wait-ms", "50",
           "commit.retry.max-wait-ms", "1000");
+
+  /** The pipeline option that turns on {@link #alignTransactions()}: {@code aligned}. */
+  public static final String TRANSACTIONS_OPTION = "job.transactions";
 
   public OrdersJobSettings {
     Objects.requireNonNull(catalog, "catalog");
@@ -171,6 +178,11 @@ public record OrdersJobSettings(
     map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
     map.put(JobVariant.OPTION, variant.text());
     map.put(
+        TRANSACTIONS_OPTION,
+        alignTransactions
+            ? "aligned (each source transaction held whole until the change log shows it complete)"
+            : "as-read (a commit may end inside a source transaction)");
+    map.put(
         "sink.current.mode",
         switch (variant) {
           case BROKEN_CURRENT_APPEND ->
@@ -178,6 +190,9 @@ public record OrdersJobSettings(
           case BROKEN_CURRENT_SPLIT_COMMIT ->
               "upsert, equality fields [order_id] (BROKEN: each commit's equality deletes"
                   + " committed in a snapshot of their own, ahead of its rows)";
+          case BROKEN_CURRENT_COMMIT_PER_WRITER ->
+              "upsert, equality fields [order_id] (BROKEN: each checkpoint committed one writer's"
+                  + " files at a time)";
           default -> "upsert, equality fields [order_id]";
         });
     map.put("sink.current.uid-prefix", currentUidPrefix);
@@ -270,6 +285,7 @@ public record OrdersJobSettings(
     // made "fault to first commit" measure the idle time (10 s at 1 s checkpoints).
     private int maxContinuousEmptyCommits = 1;
     private JobVariant variant = JobVariant.FAITHFUL;
+    private boolean alignTransactions;
     private @Nullable Path faultChannel;
     private @Nullable URI checkpointLocation;
 
@@ -292,6 +308,7 @@ public record OrdersJobSettings(
       taskStateInFiles = settings.taskStateInFiles;
       maxContinuousEmptyCommits = settings.maxContinuousEmptyCommits;
       variant = settings.variant;
+      alignTransactions = settings.alignTransactions;
       faultChannel = settings.faultChannel;
       checkpointLocation = settings.checkpointLocation;
     }
@@ -413,6 +430,15 @@ public record OrdersJobSettings(
     }
 
     /**
+     * Default off: the sinks get the changes as the source reads them, and a commit may end inside
+     * a source transaction. On: each transaction's changes are held until it is complete.
+     */
+    public Builder alignTransactions(boolean alignTransactions) {
+      this.alignTransactions = alignTransactions;
+      return this;
+    }
+
+    /**
      * Default none: the fault points are armed through the lab's JVM only (a MiniCluster). A
      * directory: they also watch this {@link FaultChannel}, which reaches every JVM of a cluster
      * that shares the directory; the job links its checkpoint directory to it.
@@ -449,6 +475,7 @@ public record OrdersJobSettings(
           taskStateInFiles,
           maxContinuousEmptyCommits,
           variant,
+          alignTransactions,
           faultChannel,
           checkpointLocation);
     }

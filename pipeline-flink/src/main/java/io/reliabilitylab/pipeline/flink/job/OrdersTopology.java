@@ -18,6 +18,7 @@ import io.reliabilitylab.pipeline.flink.sink.EnvelopeRows;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.pipeline.flink.sink.broken.AtLeastOnceChangelogSink;
 import io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader;
+import io.reliabilitylab.pipeline.flink.transaction.TransactionAligner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.api.common.functions.FilterFunction;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
@@ -178,6 +180,10 @@ public final class OrdersTopology {
     TableLoader currentTable = tableLoader(settings, OrdersTables.CURRENT);
     if (settings.variant() == JobVariant.BROKEN_CURRENT_SPLIT_COMMIT) {
       currentTable = SplitCommitTableLoader.wrap(currentTable);
+    } else if (settings.variant() == JobVariant.BROKEN_CURRENT_COMMIT_PER_WRITER) {
+      currentTable =
+          SplitCommitTableLoader.wrap(
+              currentTable, SplitCommitTableLoader.Split.ONE_WRITER_AT_A_TIME);
     }
     FlinkSink.Builder current =
         FlinkSink.forRowData(currentRows)
@@ -202,6 +208,27 @@ public final class OrdersTopology {
         .uidPrefix(settings.changelogUidPrefix())
         .writeParallelism(settings.parallelism())
         .append();
+  }
+
+  /**
+   * With {@link OrdersJobSettings#alignTransactions()}, the {@link TransactionAligner} right behind
+   * the source, at parallelism 1 (the change-log reader is one ordered stream), its output keyed by
+   * {@code order_id} so each key's changes keep their order into the parallel writers; otherwise
+   * {@code changes} as they are.
+   */
+  public static DataStream<ChangeEnvelope> alignTransactions(
+      DataStream<ChangeEnvelope> changes, OrdersJobSettings settings) {
+    if (!settings.alignTransactions()) {
+      return changes;
+    }
+    return changes
+        .flatMap(new TransactionAligner())
+        .returns(changes.getType())
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .uid(TransactionAligner.UID)
+        .name("source transactions held whole")
+        .keyBy(new OrderIdOf());
   }
 
   /**
@@ -277,6 +304,15 @@ public final class OrdersTopology {
   }
 
   /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */
+  private static final class OrderIdOf implements KeySelector<ChangeEnvelope, Long> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Long getKey(ChangeEnvelope envelope) {
+      return envelope.image().orderId();
+    }
+  }
+
   private static final class InsertsOnly implements FilterFunction<RowData> {
     private static final long serialVersionUID = 1L;
 

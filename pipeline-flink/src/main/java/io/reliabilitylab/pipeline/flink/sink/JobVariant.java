@@ -83,7 +83,17 @@ public enum JobVariant {
    * error handler that logs and moves on). Faithful while the broker answers; the changes read
    * while the broker restarts are lost. The broker pipeline only.
    */
-  BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED("broken-publisher-drops-unacknowledged");
+  BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED("broken-publisher-drops-unacknowledged"),
+  /**
+   * BROKEN: the current table's sink commits each checkpoint one writer at a time, each writer's
+   * files in a snapshot of their own ({@link
+   * io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader.Split#ONE_WRITER_AT_A_TIME},
+   * a committer per writer): the table after each checkpoint is right and every key passes through
+   * states the source held, but between the snapshots the keys of one writer are ahead of the
+   * others': a commit holds part of a source transaction, and no prefix of the source's changes.
+   * With or without faults; only a check of every commit against the job's claim sees it.
+   */
+  BROKEN_CURRENT_COMMIT_PER_WRITER("broken-current-commit-per-writer");
 
   /** The pipeline option that chooses the variant. */
   public static final String OPTION = "job.variant";
