@@ -18,6 +18,7 @@ import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
@@ -57,7 +58,9 @@ import org.jspecify.annotations.Nullable;
  * before the connector resumed; the connector runs again. A job that reads past the corrupted
  * record (its consumer group commits a later offset) without quarantining it dropped it: the fault
  * fired all the same (detail {@code read_past_without_dead_letter}, nothing to repair), and the
- * checks judge the change it lost.
+ * checks judge the change it lost. A job that fails on the record instead (it restarts with no dead
+ * letter written; detail {@code job_failed_on_poison}, with its failure) fired it too: it reads the
+ * record again at every restart and never recovers, which fails the run's recovery.
  */
 @API(status = EXPERIMENTAL)
 @AutoService(FaultInjector.class)
@@ -140,6 +143,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
         context.pipeline().capability(SourceConnectorControl.class).orElseThrow();
     DeadLetterQueue dlq = context.pipeline().capability(DeadLetterQueue.class).orElseThrow();
     BrokerControl broker = context.pipeline().capability(BrokerControl.class).orElseThrow();
+    Optional<JobControl> job = context.pipeline().capability(JobControl.class);
     TableAccess tables = view.tables().orElseThrow();
 
     Observation baseline = view.observe();
@@ -179,6 +183,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
                 "the connector did not stop after the corrupted record");
             learnt.put("connector_status_during_injection", connector.status());
             PoisonReadPast readPast = new PoisonReadPast(broker, corrupted);
+            AtomicReference<@Nullable String> failedOn = new AtomicReference<>();
             Optional<DlqRecord> copy =
                 await(
                     deadline,
@@ -188,6 +193,11 @@ public final class PoisonMessageInjector extends BuiltInFault {
                       if (found.isPresent()) {
                         return Optional.of(found);
                       }
+                      // restarted and still no copy: the job failed on the record
+                      failedOn.set(failureSince(job, baseline.restartCount()));
+                      if (failedOn.get() != null) {
+                        return Optional.of(Optional.<DlqRecord>empty());
+                      }
                       // read past and still no copy: the dead-letter sink flushes before the
                       // checkpoint that commits the offsets completes, so none is coming
                       return readPast.check() && quarantinedCopyOf(dlq, corrupted).isEmpty()
@@ -195,6 +205,14 @@ public final class PoisonMessageInjector extends BuiltInFault {
                           : Optional.empty();
                     },
                     "no dead-letter record for " + where(corrupted));
+            if (copy.isEmpty() && failedOn.get() != null) {
+              learnt.put("dlq_record", "none");
+              learnt.put("job_failed_on_poison", failedOn.get());
+              connector.start();
+              learnt.put("connector_status_after_resume", connector.status());
+              done.set(context.clock().instant());
+              return;
+            }
             if (copy.isEmpty()) {
               learnt.put("dlq_record", "none");
               learnt.put("read_past_without_dead_letter", readPast.describe());
@@ -290,7 +308,8 @@ public final class PoisonMessageInjector extends BuiltInFault {
               if (!now.jobId().equals(before.jobId())) {
                 return ProofVerdict.refuted("the job was resubmitted, id " + now.jobId());
               }
-              if (now.restartCount() != before.restartCount()) {
+              boolean failedOnPoison = learnt.containsKey("job_failed_on_poison");
+              if (now.restartCount() != before.restartCount() && !failedOnPoison) {
                 return ProofVerdict.refuted(
                     "the job restarted ("
                         + before.restartCount()
@@ -301,7 +320,8 @@ public final class PoisonMessageInjector extends BuiltInFault {
               // "exactly one" must still hold now: a copy written after the first was seen (an
               // at-least-once DLQ producer's retry, a re-read) would otherwise go unnoticed
               CorruptedRecord corrupted = poisoned.get();
-              boolean dropped = learnt.containsKey("read_past_without_dead_letter");
+              boolean dropped =
+                  learnt.containsKey("read_past_without_dead_letter") || failedOnPoison;
               if (corrupted != null && !dropped) {
                 try {
                   if (quarantinedCopyOf(dlq, corrupted).isEmpty()) {
@@ -324,7 +344,13 @@ public final class PoisonMessageInjector extends BuiltInFault {
                       + learnt.get("value_length")
                       + " bytes); the connector was "
                       + learnt.get("connector_status_during_injection"));
-              if (dropped) {
+              if (failedOnPoison) {
+                // the fault fired; the job cannot get past it, which its recovery shows
+                proofs.add(
+                    "the job failed on it instead of quarantining it ("
+                        + learnt.get("job_failed_on_poison")
+                        + "): it reads the record again at every restart");
+              } else if (dropped) {
                 // the fault fired; what the job did with it is for the checks to judge
                 proofs.add(
                     "the job read past it without a dead-letter record ("
@@ -338,10 +364,12 @@ public final class PoisonMessageInjector extends BuiltInFault {
                         + ", error "
                         + learnt.get("dlq_error_type"));
               }
-              proofs.add(
-                  "the job kept running without a restart (restart count "
-                      + now.restartCount()
-                      + ")");
+              if (!failedOnPoison) {
+                proofs.add(
+                    "the job kept running without a restart (restart count "
+                        + now.restartCount()
+                        + ")");
+              }
               if (repair && !dropped) {
                 String seenIn = learnt.get("repair_seen_in_changelog_snapshot");
                 proofs.add(
@@ -447,5 +475,37 @@ public final class PoisonMessageInjector extends BuiltInFault {
       }
       Thread.sleep(POLL.toMillis());
     }
+  }
+
+  /**
+   * What the job failed with since it had restarted {@code restartsBefore} times, or null while it
+   * has not restarted: its latest failure's class and message, cut short.
+   */
+  private static @Nullable String failureSince(Optional<JobControl> job, long restartsBefore) {
+    if (job.isEmpty() || job.get().restartCount() <= restartsBefore) {
+      return null;
+    }
+    List<JobFailure> history = job.get().exceptionHistory();
+    String failure =
+        history.isEmpty()
+            ? "no failure in the job's exception history"
+            : rootCause(history.get(history.size() - 1).message());
+    return "restarted "
+        + (job.get().restartCount() - restartsBefore)
+        + " time(s), last with "
+        + (failure.length() > 300 ? failure.substring(0, 300) + "…" : failure);
+  }
+
+  /**
+   * A failure's innermost cause, from its stack trace: the last "Caused by:" line, or the first.
+   */
+  static String rootCause(String stackTrace) {
+    String root = stackTrace.lines().findFirst().orElse("").strip();
+    for (String line : stackTrace.lines().toList()) {
+      if (line.startsWith("Caused by: ")) {
+        root = line.substring("Caused by: ".length()).strip();
+      }
+    }
+    return root;
   }
 }

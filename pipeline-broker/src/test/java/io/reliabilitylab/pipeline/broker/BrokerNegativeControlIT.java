@@ -11,6 +11,7 @@ import io.reliabilitylab.spi.check.Verdict;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -133,6 +134,27 @@ class BrokerNegativeControlIT {
   }
 
   @Test
+  void aJobFailingOnUndecodableRecordsNeverRecoversFromAPoison() throws Exception {
+    Map<String, RunRecord> runs =
+        failingOnlyUnderItsFault(
+            "poison-message:default", "broken-undecodable-fails", "--catch-up-timeout", "10s");
+    RunRecord poisoned = runs.get("poison-message");
+    assertThat(poisoned.effectiveConfiguration().get("kafka.dlq-sink")).contains("BROKEN");
+    assertThat(poisoned.faults().get(0).evidence().status().name())
+        .as("the poison reached the broker: the fault fired, not unproven")
+        .isEqualTo("FIRED");
+    assertThat(poisoned.faults().get(0).evidence().details())
+        .containsEntry("dlq_record", "none")
+        .hasEntrySatisfying(
+            "job_failed_on_poison",
+            failure -> assertThat(failure).contains("restarted").contains("Undecodable record"));
+    assertThat(poisoned.summary().failedChecks())
+        .as("the job never gets past the poison: it does not recover, nor catch up")
+        .anyMatch(name -> name.startsWith("recovery:") && name.endsWith("poison-message"))
+        .contains("catch-up");
+  }
+
+  @Test
   void aConnectorDroppingUnacknowledgedRecordsLosesChangesUnderABrokerRestartOnly()
       throws Exception {
     Map<String, RunRecord> runs =
@@ -158,15 +180,12 @@ class BrokerNegativeControlIT {
    * Runs the broker pipeline's variant under the fault (600 events, seed 5): the suite fails, its
    * baseline passes. The records by scenario.
    */
-  private Map<String, RunRecord> failingOnlyUnderItsFault(String faults, String variant)
-      throws Exception {
+  private Map<String, RunRecord> failingOnlyUnderItsFault(
+      String faults, String variant, String... more) throws Exception {
     StringWriter stdout = new StringWriter();
-    int exit =
-        new ReliabilityLab(
-                new PrintWriter(stdout),
-                new PrintWriter(new StringWriter()),
-                getClass().getClassLoader())
-            .execute(
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 "run",
                 "--pipeline",
                 "broker",
@@ -180,7 +199,14 @@ class BrokerNegativeControlIT {
                 "job.variant=" + variant,
                 "--no-report",
                 "--out",
-                out.toString());
+                out.toString()));
+    command.addAll(List.of(more));
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(command.toArray(String[]::new));
 
     assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
     Map<String, RunRecord> runs =

@@ -95,9 +95,11 @@ public final class BrokerJob implements OrdersJob {
             .uid(BrokerJobConfig.SOURCE_UID)
             .name(name);
     SingleOutputStreamOperator<ChangeEnvelope> changes =
-        settings().variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED
-            ? QuarantineRouter.routeSkipping(decoded)
-            : QuarantineRouter.route(decoded);
+        switch (settings().variant()) {
+          case BROKEN_UNDECODABLE_SKIPPED -> QuarantineRouter.routeSkipping(decoded);
+          case BROKEN_UNDECODABLE_FAILS -> QuarantineRouter.routeFailing(decoded);
+          default -> QuarantineRouter.route(decoded);
+        };
     changes
         .getSideOutput(QuarantineRouter.DEAD_LETTERS)
         .sinkTo(DeadLetterSink.create(config.bootstrapServers(), config.deadLetterTopic()))

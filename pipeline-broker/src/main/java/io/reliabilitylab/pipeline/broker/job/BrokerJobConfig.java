@@ -110,9 +110,14 @@ public record BrokerJobConfig(
     map.put("kafka.source.starting-offsets", "committed, else earliest");
     map.put(
         "kafka.dlq-sink",
-        settings.variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED
-            ? "never fed: undecodable records are dropped (BROKEN: no dead letter to repair from)"
-            : "KafkaSink AT_LEAST_ONCE (exactly-once needs kafka-clients 3.x)");
+        switch (settings.variant()) {
+          case BROKEN_UNDECODABLE_SKIPPED ->
+              "never fed: undecodable records are dropped (BROKEN: no dead letter to repair from)";
+          case BROKEN_UNDECODABLE_FAILS ->
+              "never fed: an undecodable record fails the job (BROKEN: it fails again at every"
+                  + " restart)";
+          default -> "KafkaSink AT_LEAST_ONCE (exactly-once needs kafka-clients 3.x)";
+        });
     map.put("kafka.client-properties", clientProperties.isEmpty() ? "none" : "set (not shown)");
     map.put("wire.format", "Debezium JSON envelope without schema, key {\"order_id\":N}");
     map.put(

@@ -25,8 +25,9 @@ import org.apiguardian.api.API;
  *     .uid(DeadLetterSink.UID);
  * }</pre>
  *
- * <p>The broken router ({@link #routeSkipping}, a negative control) drops what it would quarantine,
- * counted as {@value #SKIPPED}: what a format told to ignore parse errors does.
+ * <p>The broken routers (negative controls): {@link #routeSkipping} drops what it would quarantine,
+ * counted as {@value #SKIPPED}, as a format told to ignore parse errors does; {@link #routeFailing}
+ * fails the job on it, as a format without that option does.
  */
 @API(status = EXPERIMENTAL)
 public final class QuarantineRouter extends ProcessFunction<DecodedRecord, ChangeEnvelope> {
@@ -48,17 +49,24 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
   private static final TypeInformation<ChangeEnvelope> ENVELOPES =
       TypeInformation.of(ChangeEnvelope.class);
 
-  private final boolean skipUndecodable;
+  /** What the router does with a record it cannot decode. */
+  private enum Undecodable {
+    QUARANTINE,
+    SKIP,
+    FAIL
+  }
+
+  private final Undecodable undecodable;
   private transient Counter quarantined;
 
-  private QuarantineRouter(boolean skipUndecodable) {
-    this.skipUndecodable = skipUndecodable;
+  private QuarantineRouter(Undecodable undecodable) {
+    this.undecodable = undecodable;
   }
 
   /** Adds the router behind a stream of decoded records, with a stable uid. */
   public static SingleOutputStreamOperator<ChangeEnvelope> route(
       DataStream<DecodedRecord> decoded) {
-    return route(decoded, false);
+    return route(decoded, Undecodable.QUARANTINE);
   }
 
   /**
@@ -67,23 +75,39 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
    */
   public static SingleOutputStreamOperator<ChangeEnvelope> routeSkipping(
       DataStream<DecodedRecord> decoded) {
-    return route(decoded, true);
+    return route(decoded, Undecodable.SKIP);
+  }
+
+  /**
+   * BROKEN (a negative control): adds a router that fails its task on a record it cannot decode;
+   * the restarted job reads the record again, and fails again.
+   */
+  public static SingleOutputStreamOperator<ChangeEnvelope> routeFailing(
+      DataStream<DecodedRecord> decoded) {
+    return route(decoded, Undecodable.FAIL);
   }
 
   private static SingleOutputStreamOperator<ChangeEnvelope> route(
-      DataStream<DecodedRecord> decoded, boolean skipUndecodable) {
+      DataStream<DecodedRecord> decoded, Undecodable undecodable) {
     Objects.requireNonNull(decoded, "decoded");
     return decoded
-        .process(new QuarantineRouter(skipUndecodable))
+        .process(new QuarantineRouter(undecodable))
         .returns(ENVELOPES)
         .uid(UID)
-        .name(skipUndecodable ? "undecodable records dropped (BROKEN)" : "quarantine router");
+        .name(
+            switch (undecodable) {
+              case QUARANTINE -> "quarantine router";
+              case SKIP -> "undecodable records dropped (BROKEN)";
+              case FAIL -> "undecodable records fail the job (BROKEN)";
+            });
   }
 
   @Override
   public void open(OpenContext openContext) {
     quarantined =
-        getRuntimeContext().getMetricGroup().counter(skipUndecodable ? SKIPPED : QUARANTINED);
+        getRuntimeContext()
+            .getMetricGroup()
+            .counter(undecodable == Undecodable.SKIP ? SKIPPED : QUARANTINED);
   }
 
   @Override
@@ -94,9 +118,16 @@ public final class QuarantineRouter extends ProcessFunction<DecodedRecord, Chang
     ChangeEnvelope change = record.change();
     if (change != null) {
       out.collect(change);
+    } else if (undecodable == Undecodable.FAIL) {
+      throw new IllegalStateException(
+          "Undecodable record at partition "
+              + record.sourcePartition()
+              + ", offset "
+              + record.sourceOffset()
+              + ": not a change envelope (BROKEN: the job fails instead of quarantining it)");
     } else {
       quarantined.inc();
-      if (!skipUndecodable) {
+      if (undecodable == Undecodable.QUARANTINE) {
         context.output(DEAD_LETTERS, record);
       }
     }

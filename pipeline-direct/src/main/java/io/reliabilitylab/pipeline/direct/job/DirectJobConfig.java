@@ -132,7 +132,8 @@ public record DirectJobConfig(
           " breaks the broker pipeline's connector, which the direct pipeline does not have; run"
               + " it with --pipeline broker");
     }
-    if (settings.variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED) {
+    if (settings.variant() == JobVariant.BROKEN_UNDECODABLE_SKIPPED
+        || settings.variant() == JobVariant.BROKEN_UNDECODABLE_FAILS) {
       throw refused(
           settings.variant(),
           " breaks the broker pipeline's dead-letter routing, which the direct pipeline does not"

@@ -78,6 +78,13 @@ public enum JobVariant {
    */
   BROKEN_UNDECODABLE_SKIPPED("broken-undecodable-skipped"),
   /**
+   * BROKEN: the broker job fails on a record it cannot decode instead of quarantining it, as a
+   * format without {@code ignore-parse-errors} does (Flink's JSON format by default): faithful
+   * while every record decodes; a poison message fails the job at every restart, which never gets
+   * past it. The broker pipeline only.
+   */
+  BROKEN_UNDECODABLE_FAILS("broken-undecodable-fails"),
+  /**
    * BROKEN: the broker pipeline's connector publishes at most once: a change the broker does not
    * acknowledge within a second is logged and dropped, and the connector goes on past it (a send
    * error handler that logs and moves on). Faithful while the broker answers; the changes read
