@@ -18,8 +18,11 @@ import org.jspecify.annotations.Nullable;
  * CommitConsistency#TRANSACTION_PREFIX} promises: per key, the state a commit shows held only
  * between the change that made it and the key's next change, so the prefixes it allows form an
  * interval; a commit is a prefix iff the intervals of all keys meet (the latest change any key
- * shows precedes the earliest change any key still lacks). For transactions the interval's ends
- * move to transaction boundaries, so a state inside a transaction allows no prefix at all.
+ * shows precedes the earliest change any key still lacks). Changes are placed by transaction (their
+ * position's log and offset): the order of one transaction's changes to different keys is the
+ * database's, which the expected changes need not know (a writer may send a transaction's inserts
+ * in one statement). So a change prefix may hold any part of its last transaction, and a
+ * transaction prefix none: a state inside a transaction allows no transaction prefix at all.
  *
  * <p>Keys are judged in shards, one {@link Pass} per shard and table; each pass reports, per
  * commit, its keys' latest shown change and earliest missing one, and {@link #violations()} meets
@@ -223,17 +226,20 @@ final class PrefixCut {
     }
 
     private SourcePosition low(SourcePosition change) {
-      // The prefix must hold the change, and for transactions the rest of its transaction.
+      // The prefix must hold the change: for transactions the whole of its transaction, for
+      // changes at least the start of it (the order of one transaction's changes to different
+      // keys is the database's, which the expected changes need not know).
       return claim == CommitConsistency.TRANSACTION_PREFIX
           ? new SourcePosition(change.log(), change.offset(), Integer.MAX_VALUE, null)
-          : change;
+          : new SourcePosition(change.log(), change.offset(), 0, null);
     }
 
     private SourcePosition high(SourcePosition change) {
-      // The prefix must end before the change, and for transactions before its transaction.
+      // The prefix must end before the change: for transactions before its transaction, for
+      // changes before the end of it (any part of the last transaction may be held).
       return claim == CommitConsistency.TRANSACTION_PREFIX
           ? new SourcePosition(change.log(), change.offset(), 0, null)
-          : change;
+          : new SourcePosition(change.log(), change.offset(), Integer.MAX_VALUE, null);
     }
 
     private static void add(

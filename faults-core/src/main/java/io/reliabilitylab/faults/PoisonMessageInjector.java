@@ -18,7 +18,6 @@ import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.CheckpointInfo;
 import io.reliabilitylab.spi.pipeline.DeadLetterQueue;
 import io.reliabilitylab.spi.pipeline.JobControl;
-import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.SnapshotInfo;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl;
@@ -194,7 +193,7 @@ public final class PoisonMessageInjector extends BuiltInFault {
                         return Optional.of(found);
                       }
                       // restarted and still no copy: the job failed on the record
-                      failedOn.set(failureSince(job, baseline.restartCount()));
+                      failedOn.set(PoisonJobFailure.since(job, baseline.restartCount()));
                       if (failedOn.get() != null) {
                         return Optional.of(Optional.<DlqRecord>empty());
                       }
@@ -205,17 +204,14 @@ public final class PoisonMessageInjector extends BuiltInFault {
                           : Optional.empty();
                     },
                     "no dead-letter record for " + where(corrupted));
-            if (copy.isEmpty() && failedOn.get() != null) {
-              learnt.put("dlq_record", "none");
-              learnt.put("job_failed_on_poison", failedOn.get());
-              connector.start();
-              learnt.put("connector_status_after_resume", connector.status());
-              done.set(context.clock().instant());
-              return;
-            }
             if (copy.isEmpty()) {
               learnt.put("dlq_record", "none");
-              learnt.put("read_past_without_dead_letter", readPast.describe());
+              String failure = failedOn.get();
+              if (failure != null) {
+                learnt.put("job_failed_on_poison", failure);
+              } else {
+                learnt.put("read_past_without_dead_letter", readPast.describe());
+              }
               connector.start();
               learnt.put("connector_status_after_resume", connector.status());
               done.set(context.clock().instant());
@@ -475,37 +471,5 @@ public final class PoisonMessageInjector extends BuiltInFault {
       }
       Thread.sleep(POLL.toMillis());
     }
-  }
-
-  /**
-   * What the job failed with since it had restarted {@code restartsBefore} times, or null while it
-   * has not restarted: its latest failure's class and message, cut short.
-   */
-  private static @Nullable String failureSince(Optional<JobControl> job, long restartsBefore) {
-    if (job.isEmpty() || job.get().restartCount() <= restartsBefore) {
-      return null;
-    }
-    List<JobFailure> history = job.get().exceptionHistory();
-    String failure =
-        history.isEmpty()
-            ? "no failure in the job's exception history"
-            : rootCause(history.get(history.size() - 1).message());
-    return "restarted "
-        + (job.get().restartCount() - restartsBefore)
-        + " time(s), last with "
-        + (failure.length() > 300 ? failure.substring(0, 300) + "…" : failure);
-  }
-
-  /**
-   * A failure's innermost cause, from its stack trace: the last "Caused by:" line, or the first.
-   */
-  static String rootCause(String stackTrace) {
-    String root = stackTrace.lines().findFirst().orElse("").strip();
-    for (String line : stackTrace.lines().toList()) {
-      if (line.startsWith("Caused by: ")) {
-        root = line.substring("Caused by: ".length()).strip();
-      }
-    }
-    return root;
   }
 }

@@ -18,8 +18,10 @@ public enum CommitConsistency {
   PER_KEY,
   /**
    * Each commit shows the source as it was after one prefix of its change log: one ordered stream
-   * cut by checkpoints, so a commit may end inside a source transaction but never shows a later
-   * change without every earlier one.
+   * cut by checkpoints, so a commit may end inside a source transaction but never shows a change of
+   * a later transaction without every change of the earlier ones. Which part of its last
+   * transaction a commit holds is not judged: the order of a transaction's changes to different
+   * keys is the database's.
    */
   CHANGE_PREFIX,
   /**

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-class PoisonFailureTest {
+class PoisonJobFailureTest {
 
   @Test
   void theRootCauseIsTheInnermostCausedByLine() {
@@ -18,9 +18,9 @@ class PoisonFailureTest {
             "Caused by: java.lang.IllegalStateException: Undecodable record at partition 0, offset 7",
             "\tat io.reliabilitylab.pipeline.broker.job.QuarantineRouter.processElement");
 
-    assertThat(PoisonMessageInjector.rootCause(trace))
+    assertThat(PoisonJobFailure.rootCause(trace))
         .isEqualTo("java.lang.IllegalStateException: Undecodable record at partition 0, offset 7");
-    assertThat(PoisonMessageInjector.rootCause("java.lang.RuntimeException: boom\n\tat x"))
+    assertThat(PoisonJobFailure.rootCause("java.lang.RuntimeException: boom\n\tat x"))
         .isEqualTo("java.lang.RuntimeException: boom");
   }
 }
