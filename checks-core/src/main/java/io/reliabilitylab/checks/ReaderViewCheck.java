@@ -197,7 +197,7 @@ public final class ReaderViewCheck implements ReconciliationCheck {
   private static String prefixJudgement(
       CommitConsistency claim, boolean tolerant, boolean snapshotReads) {
     if (claim == CommitConsistency.PER_KEY) {
-      return "PER_KEY: judged key by key (the pipeline claims no more)";
+      return "PER_KEY: judged key by key";
     }
     if (tolerant) {
       return "per key: the pipeline claims "

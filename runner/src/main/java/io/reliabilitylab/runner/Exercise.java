@@ -23,6 +23,16 @@ public interface Exercise {
   }
 
   /**
+   * How many of the workload's transactions the exercise's writer commits in one database
+   * transaction; 1 (the default) keeps the workload's boundaries. Above 1 the database orders the
+   * changes of such a commit as the writer sends them, which the oracle does not know, so commits
+   * are not judged as a prefix of the source's changes.
+   */
+  default int transactionsPerCommit() {
+    return 1;
+  }
+
+  /**
    * Runs the exercise; returns once the rest of the workload is written. Measurements go into the
    * record as an exercise section, problems as failed checks named {@code <name>:<what>}.
    */

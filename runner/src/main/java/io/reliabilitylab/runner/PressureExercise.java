@@ -42,6 +42,9 @@ import org.apiguardian.api.API;
 @API(status = EXPERIMENTAL)
 public final class PressureExercise implements Exercise {
 
+  /** Transactions per commit in the burst: the writer's fastest, as a backlog arrives. */
+  static final int BURST_TRANSACTIONS_PER_COMMIT = 20;
+
   /** The operator fault point's throttle: each element waits this long while it is armed. */
   static final String THROTTLE_ACTION = "throttle-5ms";
 
@@ -56,6 +59,12 @@ public final class PressureExercise implements Exercise {
   @Override
   public String name() {
     return "pressure";
+  }
+
+  /** The burst commits this many transactions at once. */
+  @Override
+  public int transactionsPerCommit() {
+    return BURST_TRANSACTIONS_PER_COMMIT;
   }
 
   @Override
@@ -112,7 +121,7 @@ public final class PressureExercise implements Exercise {
                         .source()
                         .writer(
                             WriterSettings.orders()
-                                .transactionsPerCommit(20)
+                                .transactionsPerCommit(BURST_TRANSACTIONS_PER_COMMIT)
                                 .listener(
                                     (transaction, committedAt) ->
                                         writtenMax.accumulateAndGet(

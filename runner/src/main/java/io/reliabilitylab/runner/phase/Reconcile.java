@@ -5,12 +5,14 @@ import static org.apiguardian.api.API.Status.INTERNAL;
 import io.reliabilitylab.checks.sort.ReadOnce;
 import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.runner.CatchUp;
+import io.reliabilitylab.runner.Exercises;
 import io.reliabilitylab.runner.RowSetDiff;
 import io.reliabilitylab.spi.check.CheckContext;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.EvidenceSample;
 import io.reliabilitylab.spi.check.ReconciliationCheck;
 import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.data.DeliverySemantics;
 import io.reliabilitylab.spi.data.RowSet;
 import io.reliabilitylab.spi.data.TableSchema;
@@ -106,7 +108,7 @@ public final class Reconcile implements Phase {
       }
       CheckContext context =
           CheckContext.builder(semantics)
-              .commitConsistency(pipeline.commitConsistency())
+              .commitConsistency(judgedConsistency(scenario, pipeline.commitConsistency()))
               .expectedCurrent(sourceRows)
               .actualCurrent(ReadOnce.rows(tables.current(point.current().snapshotId()), copies))
               .expectedChangelog(expected.changelog())
@@ -119,6 +121,32 @@ public final class Reconcile implements Phase {
               .build();
       return new Result(runChecks(scenario, context, label), null);
     }
+  }
+
+  /**
+   * The claim the reader's-view check holds the commits to: the pipeline's, except that a prefix of
+   * the source's changes is judged per key when an exercise's writer committed several of the
+   * workload's transactions at once (their changes to different keys are in the order the writer
+   * sent them, which the oracle does not know; whole transactions are still whole). Recorded when
+   * it differs.
+   */
+  static CommitConsistency judgedConsistency(Scenario scenario, CommitConsistency claimed) {
+    int grouped =
+        scenario.plan().exercises().stream()
+            .mapToInt(name -> Exercises.named(name).transactionsPerCommit())
+            .max()
+            .orElse(1);
+    if (claimed != CommitConsistency.CHANGE_PREFIX || grouped <= 1) {
+      return claimed;
+    }
+    scenario
+        .record()
+        .configuration(
+            "commit.consistency.judged",
+            "PER_KEY: an exercise's writer committed "
+                + grouped
+                + " transactions at once, in an order the oracle does not know");
+    return CommitConsistency.PER_KEY;
   }
 
   /** The first differing keys of a diff, e.g. {@code "; unexpected order_id=7"}, capped. */
