@@ -1,9 +1,17 @@
 package io.reliabilitylab.faults;
 
+import io.reliabilitylab.kit.RecoveryStart;
+import io.reliabilitylab.spi.pipeline.BrokerControl;
 import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
+import io.reliabilitylab.spi.pipeline.SourceConnectorControl.CorruptedRecord;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,7 +21,61 @@ import org.jspecify.annotations.Nullable;
  */
 final class PoisonJobFailure {
 
+  private static final Duration LOOK_EVERY = Duration.ofMillis(200);
+
   private PoisonJobFailure() {}
+
+  /**
+   * Where recovery from a poison counts from. A job that {@code failedOnPoison} has recovered only
+   * once it got past the record: its consumer group committed an offset beyond it. One that fails
+   * on it at every restart never does, though it runs, checkpoints and commits between failures, so
+   * its recovery times out saying so. Any other job recovers from the fault on as usual.
+   *
+   * @param corrupted the corrupted record, null if none was sent
+   */
+  static RecoveryStart pastThePoison(
+      Supplier<Boolean> failedOnPoison,
+      Supplier<@Nullable CorruptedRecord> corrupted,
+      BrokerControl broker,
+      Optional<JobControl> job,
+      long restartsBefore,
+      Clock clock) {
+    return (faultAt, timeout) -> {
+      CorruptedRecord record = corrupted.get();
+      if (!failedOnPoison.get() || record == null) {
+        return new RecoveryStart.Moment(faultAt, Map.of());
+      }
+      PoisonReadPast readPast = new PoisonReadPast(broker, record);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      String lastProblem = "";
+      while (System.nanoTime() < deadline) {
+        try {
+          if (readPast.check()) {
+            return new RecoveryStart.Moment(
+                clock.instant(), Map.of("got_past_the_poison", readPast.describe()));
+          }
+        } catch (InterruptedException e) {
+          throw e;
+        } catch (Exception e) {
+          lastProblem = "; the group's offsets could not be read: " + e.getMessage();
+        }
+        Thread.sleep(LOOK_EVERY.toMillis());
+      }
+      String failure = since(job, restartsBefore);
+      throw new TimeoutException(
+          "the job never got past the corrupted record at "
+              + record.topic()
+              + "/"
+              + record.partition()
+              + "@"
+              + record.offset()
+              + " within "
+              + timeout
+              + ": its group never committed an offset beyond it"
+              + (failure == null ? "" : " (" + failure + ")")
+              + lastProblem);
+    };
+  }
 
   /**
    * What the job failed with since it had restarted {@code restartsBefore} times, or null while it

@@ -386,6 +386,14 @@ public final class PoisonMessageInjector extends BuiltInFault {
                           all.put("checkpoint_after_poison", Long.toString(checkpoint.id())));
               return ProofVerdict.proven(finished, proofs, all);
             })
+        .recoveryFrom(
+            PoisonJobFailure.pastThePoison(
+                () -> learnt.containsKey("job_failed_on_poison"),
+                poisoned::get,
+                broker,
+                job,
+                baseline.restartCount(),
+                context.clock()))
         .healing(
             () -> {
               cancelled.set(true);

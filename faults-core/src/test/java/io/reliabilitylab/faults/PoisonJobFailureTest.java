@@ -1,10 +1,26 @@
 package io.reliabilitylab.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.reliabilitylab.kit.RecoveryStart;
+import io.reliabilitylab.spi.check.LinkageRecord;
+import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.SourceConnectorControl.CorruptedRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class PoisonJobFailureTest {
+
+  private static final Instant FAULT_AT = Instant.parse("2026-12-07T10:00:00Z");
+  private static final CorruptedRecord POISON =
+      new CorruptedRecord("orders", 2, 144, 0, "{\"order_id\":4}", "ab", 766, 261L, FAULT_AT);
 
   @Test
   void theRootCauseIsTheInnermostCausedByLine() {
@@ -22,5 +38,61 @@ class PoisonJobFailureTest {
         .isEqualTo("java.lang.IllegalStateException: Undecodable record at partition 0, offset 7");
     assertThat(PoisonJobFailure.rootCause("java.lang.RuntimeException: boom\n\tat x"))
         .isEqualTo("java.lang.RuntimeException: boom");
+  }
+
+  @Test
+  void aJobThatDidNotFailOnThePoisonRecoversFromTheFault() throws Exception {
+    RecoveryStart start = pastThePoison(false, groupAt(144));
+
+    assertThat(start.await(FAULT_AT, Duration.ofSeconds(5)))
+        .isEqualTo(new RecoveryStart.Moment(FAULT_AT, Map.of()));
+  }
+
+  @Test
+  void aJobFailingOnThePoisonNeverRecoversWhileItsGroupStaysAtTheRecord() {
+    RecoveryStart start = pastThePoison(true, groupAt(144));
+
+    assertThatThrownBy(() -> start.await(FAULT_AT, Duration.ofMillis(1300)))
+        .isInstanceOf(TimeoutException.class)
+        .hasMessageContaining("never got past the corrupted record at orders/2@144")
+        .hasMessageContaining("never committed an offset beyond it");
+  }
+
+  @Test
+  void aJobThatGotPastThePoisonRecoversFromThen() throws Exception {
+    RecoveryStart start = pastThePoison(true, groupAt(145));
+
+    RecoveryStart.Moment moment = start.await(FAULT_AT, Duration.ofSeconds(5));
+
+    assertThat(moment.at()).isAfter(FAULT_AT);
+    assertThat(moment.details().get("got_past_the_poison")).contains("committed offset 145");
+  }
+
+  private static RecoveryStart pastThePoison(boolean failed, BrokerControl broker) {
+    return PoisonJobFailure.pastThePoison(
+        () -> failed, () -> POISON, broker, Optional.empty(), 0, Clock.systemUTC());
+  }
+
+  /** A broker whose group has committed {@code offset} of the poisoned partition. */
+  private static BrokerControl groupAt(long offset) {
+    return new BrokerControl() {
+      @Override
+      public void stop() {}
+
+      @Override
+      public void start() {}
+
+      @Override
+      public LinkageRecord observeLinkage(String label) {
+        return new LinkageRecord(
+            label,
+            Instant.now(),
+            "orders",
+            "lab",
+            List.of(new LinkageRecord.PartitionOffset(2, offset, 300)),
+            null,
+            Map.of());
+      }
+    };
   }
 }

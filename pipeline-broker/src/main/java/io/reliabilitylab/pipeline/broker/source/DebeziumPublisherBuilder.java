@@ -235,8 +235,8 @@ public final class DebeziumPublisherBuilder {
    * BROKEN (a negative control): a record the broker does not acknowledge within a second is logged
    * and dropped, and marked processed all the same, so the engine goes on past it: the send error
    * handler that logs and moves on, at most once. The producer gives up after {@code
-   * delivery.timeout.ms} 1000 (no idempotence, no retries). Faithful while the broker answers; the
-   * changes read while it is down are lost.
+   * delivery.timeout.ms} and {@code max.block.ms} 1000 (no idempotence, no retries). Faithful while
+   * the broker answers; changes read while it is down are lost.
    */
   public DebeziumPublisherBuilder dropUnacknowledged() {
     this.dropUnacknowledged = true;
@@ -400,6 +400,9 @@ public final class DebeziumPublisherBuilder {
       properties.put(ProducerConfig.RETRIES_CONFIG, 0);
       properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 500);
       properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 1000);
+      // given up on within a second however it is stuck: a client that lost every broker it knew
+      // bootstraps again and forgets the topic, and a send then waits for its metadata
+      properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
     }
     properties.putAll(producerOverrides);
     return properties;

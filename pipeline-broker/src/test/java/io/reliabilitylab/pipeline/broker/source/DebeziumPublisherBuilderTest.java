@@ -165,7 +165,9 @@ class DebeziumPublisherBuilderTest {
     assertThat(builder().dropUnacknowledged().producerProperties())
         .containsEntry("enable.idempotence", false)
         .containsEntry("retries", 0)
-        .containsEntry("delivery.timeout.ms", 1000);
+        .containsEntry("delivery.timeout.ms", 1000)
+        .containsEntry("max.block.ms", 1000);
+    assertThat(builder().producerProperties()).doesNotContainKey("max.block.ms");
     try (DebeziumPublisher faithful = builder().build();
         DebeziumPublisher broken = builder().dropUnacknowledged().build()) {
       assertThat(faithful.effectiveConfiguration().get("publisher.unacknowledged"))
