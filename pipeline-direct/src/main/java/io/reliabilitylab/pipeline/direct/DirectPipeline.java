@@ -165,11 +165,7 @@ final class DirectPipeline extends FlinkPipeline
     Map<String, String> settings = new LinkedHashMap<>(super.effectiveConfiguration());
     if (fence != null) {
       settings.put(
-          "source.transaction-fence",
-          TransactionFence.qualifiedTable()
-              + ", written every "
-              + DirectPipelineProvider.FENCE_INTERVAL.toMillis()
-              + " ms");
+          "source.transaction-fence", TransactionFence.qualifiedTable() + ": " + fence.describe());
     }
     return settings;
   }

@@ -145,8 +145,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
       // inside the try: an option that does not parse closes the proxy with the rest
       DirectJobConfig jobConfig = jobConfig(config, proxies);
       if (jobConfig.settings().alignTransactions()) {
-        // before the job: its aligner releases a transaction once something follows it
-        fence = TransactionFence.start(jobConfig.source(), FENCE_INTERVAL);
+        // before the job: its aligner releases a transaction once something follows it. To the
+        // server itself, not through the proxy: its beats would pass for the job's connections
+        fence = TransactionFence.start(config.source(), FENCE_INTERVAL);
       }
       cluster = FlinkClusters.start(config);
       OrdersJob job = jobOf.apply(jobConfig);

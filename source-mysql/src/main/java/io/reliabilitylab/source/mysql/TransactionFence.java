@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * administrator creates it ({@link #setUpStatements(String)}).
  *
  * <p>The writer never fails its pipeline: while the server is down or unreachable it tries again at
- * the next beat; the count of beats written is its proof of life.
+ * the next beat, and says so once a second at most; the count of beats written and the last failure
+ * are its proof of life. Give it the server's own address, not a link a network fault impairs: its
+ * beats would reconnect through the link and pass for the job's.
  */
 @API(status = EXPERIMENTAL)
 public final class TransactionFence implements AutoCloseable {
@@ -39,12 +41,18 @@ public final class TransactionFence implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionFence.class);
   private static final String BEAT =
       "UPDATE " + DATABASE + "." + TABLE + " SET beat = beat + 1 WHERE id = 1";
+  private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration WARN_EVERY = Duration.ofSeconds(1);
 
   private final SourceEndpoint source;
   private final Duration interval;
   private final AtomicLong beats = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
   private final Thread writer;
   private volatile boolean closed;
+  private volatile @Nullable String lastFailure;
+  private long lastWarnedNanos;
+  // the writer's alone once it started: it opens and closes it, close() only waits for the writer
   private @Nullable Connection connection;
 
   private TransactionFence(SourceEndpoint source, Duration interval) {
@@ -73,11 +81,11 @@ public final class TransactionFence implements AutoCloseable {
     } catch (SQLException e) {
       fence.close();
       throw new IllegalStateException(
-          "The source has no transaction fence the CDC account "
+          "The CDC account "
               + source.user()
-              + " may update ("
+              + " could not write the source's transaction fence ("
               + e.getMessage()
-              + "); as an administrator run: "
+              + "); if the server is up and the fence missing, as an administrator run: "
               + String.join(" ", setUpStatements(source.user())));
     }
     fence.writer.start();
@@ -100,30 +108,66 @@ public final class TransactionFence implements AutoCloseable {
     return beats.get();
   }
 
+  /** What the fence wrote and what failed, for a run's record. */
+  public String describe() {
+    String failed = lastFailure;
+    return beats.get()
+        + " beats written every "
+        + interval.toMillis()
+        + " ms, "
+        + failures.get()
+        + " failed"
+        + (failed == null ? "" : " (last: " + failed + ")");
+  }
+
   @Override
   public void close() {
     closed = true;
+    if (!writer.isAlive()) {
+      closeConnection();
+      return;
+    }
     writer.interrupt();
     try {
-      writer.join(interval.toMillis() + 5_000);
+      // the writer closes its connection on its way out; a beat stuck past the socket timeout
+      // is the only thing that could keep it, and the timeout bounds that
+      writer.join(SOCKET_TIMEOUT.toMillis() + interval.toMillis() + 1_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    closeConnection();
   }
 
   private void run() {
-    while (!closed) {
-      try {
-        Thread.sleep(interval.toMillis());
-        beat();
-      } catch (InterruptedException e) {
-        return;
-      } catch (SQLException e) {
-        // the server is down or out of reach: the next beat tries a new connection
-        LOG.debug("Transaction fence beat failed: {}", e.getMessage());
-        closeConnection();
+    try {
+      while (!closed) {
+        try {
+          Thread.sleep(interval.toMillis());
+          beat();
+        } catch (InterruptedException e) {
+          return;
+        } catch (SQLException e) {
+          // the server is down or out of reach: the next beat tries a new connection
+          failed(e);
+          closeConnection();
+        }
       }
+    } finally {
+      closeConnection();
+    }
+  }
+
+  private void failed(SQLException e) {
+    failures.incrementAndGet();
+    lastFailure = e.getMessage();
+    long now = System.nanoTime();
+    if (now - lastWarnedNanos > WARN_EVERY.toNanos()) {
+      lastWarnedNanos = now;
+      // an aligned job holds its last transaction until the next beat lands
+      LOG.warn(
+          "Transaction fence beat failed ({} so far): {}; an aligned job holds its last"
+              + " transaction until a beat lands",
+          failures.get(),
+          e.getMessage());
     }
   }
 
@@ -131,6 +175,8 @@ public final class TransactionFence implements AutoCloseable {
     Connection open = connection;
     if (open == null) {
       open = SourceJdbc.open(source.jdbcUrl(), source.credentials());
+      // a frozen link must not hold a beat, nor close(), for longer than this
+      open.setNetworkTimeout(Runnable::run, (int) SOCKET_TIMEOUT.toMillis());
       connection = open;
     }
     try (Statement statement = open.createStatement()) {
@@ -141,7 +187,7 @@ public final class TransactionFence implements AutoCloseable {
     beats.incrementAndGet();
   }
 
-  private synchronized void closeConnection() {
+  private void closeConnection() {
     Connection open = connection;
     connection = null;
     if (open != null) {
