@@ -5,6 +5,7 @@ import io.reliabilitylab.pipeline.direct.job.DirectJobConfig;
 import io.reliabilitylab.pipeline.flink.FlinkClusters;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -77,6 +78,18 @@ final class TeamPipelineProvider implements PipelineProvider {
 
   @Override
   public PipelineUnderTest start(PipelineConfig config) throws Exception {
+    if (config
+        .option(OrdersJobSettings.TRANSACTIONS_OPTION)
+        .filter(value -> value.strip().equalsIgnoreCase("aligned"))
+        .isPresent()) {
+      // the aligner is the reference job's operator: a team's job would get the fence's changes
+      // and claim transaction prefixes it does not keep
+      throw new IllegalArgumentException(
+          OrdersJobSettings.TRANSACTIONS_OPTION
+              + "=aligned is the reference job's; pipeline "
+              + name
+              + " runs the team's job as it is: drop the option");
+    }
     return direct.start(name, config, jobOf);
   }
 

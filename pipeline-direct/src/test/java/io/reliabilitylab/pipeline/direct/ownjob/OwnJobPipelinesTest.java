@@ -12,6 +12,7 @@ import io.reliabilitylab.runner.discovery.Discovered;
 import io.reliabilitylab.spi.fault.FaultInjector;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.PipelineConfig;
 import io.reliabilitylab.spi.pipeline.PipelineProvider;
 import io.reliabilitylab.spi.pipeline.SavepointControl;
 import io.reliabilitylab.spi.pipeline.SnapshotSplits;
@@ -21,6 +22,7 @@ import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.secret.Credentials;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -55,6 +57,20 @@ class OwnJobPipelinesTest {
     assertThat(provider.capabilities()).hasSize(direct.size() - 2);
     assertThat(provider.requiredOptions())
         .isEqualTo(new DirectPipelineProvider().requiredOptions());
+  }
+
+  @Test
+  void refusesTheReferenceJobsTransactionAlignmentBeforeStartingAnything() {
+    PipelineProvider provider = OwnJobPipelines.provider("orders-enricher", REFERENCE_SINKS);
+    PipelineConfig aligned =
+        new PipelineConfig(
+            config().source(), Map.of("job.transactions", "aligned"), directory.resolve("work"));
+
+    assertThatThrownBy(() -> provider.start(aligned))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "job.transactions=aligned is the reference job's; pipeline orders-enricher runs the"
+                + " team's job as it is: drop the option");
   }
 
   /** What the Javadoc of {@link OwnJobPipelines} promises {@code --faults all} picks. */
