@@ -79,10 +79,12 @@ final class PoisonJobFailure {
 
   /**
    * What the job failed with since it had restarted {@code restartsBefore} times, or null while it
-   * has not restarted: its latest failure's class and message, cut short.
+   * has restarted less than twice: once may be for another reason, and a job that fails on the
+   * record fails again at once, since it reads it again. Its latest failure's class and message,
+   * cut short.
    */
   static @Nullable String since(Optional<JobControl> job, long restartsBefore) {
-    if (job.isEmpty() || job.get().restartCount() <= restartsBefore) {
+    if (job.isEmpty() || job.get().restartCount() < restartsBefore + 2) {
       return null;
     }
     List<JobFailure> history = job.get().exceptionHistory();

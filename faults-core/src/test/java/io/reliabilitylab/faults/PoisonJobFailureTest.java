@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.reliabilitylab.kit.RecoveryStart;
 import io.reliabilitylab.spi.check.LinkageRecord;
 import io.reliabilitylab.spi.pipeline.BrokerControl;
+import io.reliabilitylab.spi.pipeline.CheckpointInfo;
+import io.reliabilitylab.spi.pipeline.JobControl;
+import io.reliabilitylab.spi.pipeline.JobFailure;
+import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.SourceConnectorControl.CorruptedRecord;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +45,20 @@ class PoisonJobFailureTest {
   }
 
   @Test
+  void oneRestartMayBeForAnotherReasonTwoAreAJobFailingOnTheRecord() {
+    String trace =
+        "java.io.IOException: Failed to deserialize\nCaused by: java.lang.IllegalStateException:"
+            + " Undecodable record at partition 2, offset 144";
+
+    assertThat(PoisonJobFailure.since(Optional.of(restartedWith(4, trace)), 3)).isNull();
+    assertThat(PoisonJobFailure.since(Optional.of(restartedWith(5, trace)), 3))
+        .isEqualTo(
+            "restarted 2 time(s), last with java.lang.IllegalStateException: Undecodable record at"
+                + " partition 2, offset 144");
+    assertThat(PoisonJobFailure.since(Optional.empty(), 0)).isNull();
+  }
+
+  @Test
   void aJobThatDidNotFailOnThePoisonRecoversFromTheFault() throws Exception {
     RecoveryStart start = pastThePoison(false, groupAt(144));
 
@@ -71,6 +89,45 @@ class PoisonJobFailureTest {
   private static RecoveryStart pastThePoison(boolean failed, BrokerControl broker) {
     return PoisonJobFailure.pastThePoison(
         () -> failed, () -> POISON, broker, Optional.empty(), 0, Clock.systemUTC());
+  }
+
+  /** A job that restarted {@code restarts} times, last failing with {@code trace}. */
+  private static JobControl restartedWith(long restarts, String trace) {
+    return new JobControl() {
+      @Override
+      public String jobId() {
+        return "job";
+      }
+
+      @Override
+      public JobState state() {
+        return JobState.RESTARTING;
+      }
+
+      @Override
+      public long restartCount() {
+        return restarts;
+      }
+
+      @Override
+      public List<JobFailure> exceptionHistory() {
+        return List.of(
+            new JobFailure(FAULT_AT, "java.io.IOException", trace, "source", null, false));
+      }
+
+      @Override
+      public List<CheckpointInfo> checkpoints() {
+        return List.of();
+      }
+
+      @Override
+      public void awaitRunning(Duration timeout) {}
+
+      @Override
+      public CheckpointInfo awaitCompletedCheckpointAfter(Instant after, Duration timeout) {
+        throw new UnsupportedOperationException("not asked");
+      }
+    };
   }
 
   /** A broker whose group has committed {@code offset} of the poisoned partition. */
