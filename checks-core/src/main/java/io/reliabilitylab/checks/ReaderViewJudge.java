@@ -369,7 +369,7 @@ final class ReaderViewJudge {
         commitsWithViolations.size()
             + " of "
             + judged
-            + " showed readers a state the source never held: "
+            + " showed readers a state the source never held, key by key or as a whole: "
             + String.join(", ", kinds),
         evidence.build());
   }
