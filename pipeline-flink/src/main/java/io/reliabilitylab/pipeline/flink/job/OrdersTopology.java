@@ -148,6 +148,11 @@ public final class OrdersTopology {
     checkpoints.setTolerableCheckpointFailureNumber(settings.tolerableCheckpointFailures());
     checkpoints.setExternalizedCheckpointRetention(
         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    if (settings.alignTransactions()) {
+      // an unaligned barrier overtakes records in flight, so a checkpoint could cut a transaction
+      // the aligner released whole; whatever a cluster's configuration says
+      checkpoints.enableUnalignedCheckpoints(false);
+    }
   }
 
   /**
@@ -303,7 +308,7 @@ public final class OrdersTopology {
         catalog.clientProperties());
   }
 
-  /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */
+  /** A change's key: a transaction's changes, released together, go on by order id. */
   private static final class OrderIdOf implements KeySelector<ChangeEnvelope, Long> {
     private static final long serialVersionUID = 1L;
 
@@ -313,6 +318,7 @@ public final class OrdersTopology {
     }
   }
 
+  /** BROKEN on purpose: keeps inserts and update-afters, so no old row is ever deleted. */
   private static final class InsertsOnly implements FilterFunction<RowData> {
     private static final long serialVersionUID = 1L;
 

@@ -13,9 +13,6 @@ import org.apiguardian.api.API;
  * ChangeEnvelope#isFence() fence} (the change log holds a transaction whole, in its commit order,
  * so anything read after a transaction's change was written after the transaction committed). A
  * snapshot read, which belongs to no transaction, releases what is held and passes.
- *
- * <p>A bound below the largest transaction releases a transaction in pieces: the broken variant the
- * lab must catch.
  */
 @API(status = EXPERIMENTAL)
 public final class TransactionBuffer {
