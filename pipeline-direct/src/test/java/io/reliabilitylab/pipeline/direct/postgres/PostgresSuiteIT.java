@@ -215,6 +215,28 @@ class PostgresSuiteIT {
    */
   @Test
   void aSlotConfirmedAheadOfTheRestoredCheckpointFailsSourceResume() throws Exception {
+    // a second seed when every restore of the first came from a checkpoint taken after the slot's
+    // jump (CI saw it once on a loaded machine): the jump is certain, a restore behind it is not
+    List<CheckResult> skipped = restoresBehindTheSlot(7, out.resolve("seed-7"));
+    if (skipped.isEmpty()) {
+      skipped = restoresBehindTheSlot(11, out.resolve("seed-11"));
+    }
+    assertThat(skipped).as("scenarios whose restore the server moved forward").isNotEmpty();
+    assertThat(skipped.get(0).evidence().samples())
+        .first()
+        .satisfies(
+            sample -> {
+              assertThat(sample.kind()).isEqualTo("skipped_wal");
+              assertThat(sample.note()).contains("the job asked for ", "confirmed to ");
+            });
+  }
+
+  /**
+   * Runs the variant under three restoring faults; the baseline must pass, and a run that failed
+   * must have failed {@code source-resume}. Its failed {@code source-resume} results.
+   */
+  private static List<CheckResult> restoresBehindTheSlot(int seed, Path directory)
+      throws Exception {
     int exit =
         lab(new StringWriter(), new StringWriter())
             .execute(
@@ -230,12 +252,10 @@ class PostgresSuiteIT {
                 "--events",
                 "1000",
                 "--seed",
-                "7",
+                Integer.toString(seed),
                 "--out",
-                out.toString());
-
-    assertThat(exit).isEqualTo(ExitCode.FAILED.code());
-    List<RunRecord> runs = RunRecordReader.readDirectory(out);
+                directory.toString());
+    List<RunRecord> runs = RunRecordReader.readDirectory(directory);
     RunRecord baseline =
         runs.stream().filter(r -> r.scenario().name().equals("baseline")).findFirst().orElseThrow();
     assertThat(baseline.summary().passed()).as("%s", baseline.summary().reasons()).isTrue();
@@ -244,14 +264,14 @@ class PostgresSuiteIT {
             .map(run -> check(run, SourceResumePhase.NAME))
             .filter(result -> result.verdict() == Verdict.FAILED)
             .toList();
-    assertThat(skipped).as("scenarios whose restore the server moved forward").isNotEmpty();
-    assertThat(skipped.get(0).evidence().samples())
-        .first()
-        .satisfies(
-            sample -> {
-              assertThat(sample.kind()).isEqualTo("skipped_wal");
-              assertThat(sample.note()).contains("the job asked for ", "confirmed to ");
-            });
+    if (skipped.isEmpty()) {
+      assertThat(exit)
+          .as("seed %d: no restore moved forward, so nothing may fail", seed)
+          .isNotEqualTo(ExitCode.FAILED.code());
+    } else {
+      assertThat(exit).isEqualTo(ExitCode.FAILED.code());
+    }
+    return skipped;
   }
 
   /**
