@@ -143,23 +143,25 @@ class NegativeControlIT {
   }
 
   @Test
-  void aBinlogReaderThatNeverReconnectsFailsUnderASourceCrash() throws Exception {
+  void aBinlogReaderThatNeverReconnectsFailsUnderASourceCrashAndAResetLink() throws Exception {
     Map<String, RunRecord> runs =
         run(
             "job.variant=broken-source-no-reconnect",
             "--faults",
-            "source-crash",
+            "source-crash,network-partition:reset",
             "--catch-up-timeout",
             "10s");
 
     assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
-    RunRecord crashed = runs.get("source-crash");
-    assertThat(crashed.summary().verdict()).isEqualTo(Verdict.FAILED);
-    assertThat(crashed.faults().get(0).evidence().status().name()).isEqualTo("FIRED");
-    CheckResult catchUp = check(crashed, "catch-up");
-    assertThat(catchUp.summary())
-        .as("names envelopes that never arrived")
-        .containsPattern("lacks the last envelope of \\d+ of \\d+ keys, e\\.g\\. \\[");
+    for (String scenario : List.of("source-crash", "network-partition:reset")) {
+      RunRecord cut = runs.get(scenario);
+      assertThat(cut.summary().verdict()).as(scenario).isEqualTo(Verdict.FAILED);
+      assertThat(cut.faults().get(0).evidence().status().name()).isEqualTo("FIRED");
+      CheckResult catchUp = check(cut, "catch-up");
+      assertThat(catchUp.summary())
+          .as("%s: names envelopes that never arrived", scenario)
+          .containsPattern("lacks the last envelope of \\d+ of \\d+ keys, e\\.g\\. \\[");
+    }
   }
 
   @Test
