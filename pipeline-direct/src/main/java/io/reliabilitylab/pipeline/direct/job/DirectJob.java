@@ -160,7 +160,7 @@ public final class DirectJob implements OrdersJob {
    * slot's confirmed LSN follows completed checkpoints, {@value DirectJobConfig#LSN_COMMIT_DELAY}
    * checkpoints behind, so that a restore from one of the last checkpoints still finds its WAL; and
    * only the LSNs checkpoints stored ({@link CheckpointOffsetDialect}), unless the job variant is
-   * {@link JobVariant#BROKEN_SOURCE_COMMITS_READ_POSITION}, Flink CDC's own behaviour. Built as
+   * {@link JobVariant#BROKEN_SOURCE_COMMITS_READ_POSITION} ({@link ReadPositionDialect}). Built as
    * {@code PostgresSourceBuilder#build()} builds it, with the dialect chosen here.
    */
   private PostgresSourceBuilder.PostgresIncrementalSource<ChangeEnvelope> postgresSource() {
@@ -190,7 +190,7 @@ public final class DirectJob implements OrdersJob {
     }
     PostgresDialect dialect =
         config.settings().variant() == JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION
-            ? new PostgresDialect(source.create(0))
+            ? new ReadPositionDialect(source.create(0))
             : new CheckpointOffsetDialect(source.create(0));
     return new PostgresSourceBuilder.PostgresIncrementalSource<>(
         source, new ChangeEnvelopeDeserializer(), new PostgresOffsetFactory(), dialect);

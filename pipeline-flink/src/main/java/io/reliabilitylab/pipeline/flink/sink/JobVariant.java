@@ -55,12 +55,12 @@ public enum JobVariant {
    */
   BROKEN_SOURCE_NO_RECONNECT("broken-source-no-reconnect"),
   /**
-   * BROKEN: the PostgreSQL source confirms offsets to its slot as Flink CDC 3.5.0 does: a
-   * checkpoint that holds no offset of the stream split (one a reader took before it had the split)
-   * confirms the reader's current LSN, ahead of the checkpoints the job may restore from; a restore
-   * from one of them then starts at the slot's position and loses the changes in between. Faithful
-   * without faults; loses changes only when a failure strikes in the few checkpoints after the
-   * snapshot phase. The direct pipeline on PostgreSQL only.
+   * BROKEN: the PostgreSQL source confirms to its slot what its reader has read (every 100 ms and
+   * at every completed checkpoint), not what a checkpoint stored — Flink CDC's behaviour before
+   * apache/flink-cdc#2539, which 3.5.0 keeps for checkpoints taken before the reader had the stream
+   * split. A restore then asks for a position the slot was confirmed past; PostgreSQL starts at the
+   * slot's and the changes read since the checkpoint are lost. Faithful without faults. The direct
+   * pipeline on PostgreSQL only.
    */
   BROKEN_SOURCE_COMMITS_READ_POSITION("broken-source-commits-read-position"),
   /**
