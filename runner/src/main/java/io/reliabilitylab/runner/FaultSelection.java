@@ -16,10 +16,13 @@ import org.apiguardian.api.API;
 
 /**
  * Reads a selection of fault variants: {@code none}, {@code all}, or a comma-separated list where a
- * fault's name selects each of its variants and {@code <fault>:<variant>} selects one.
+ * fault's name selects each of its variants and {@code <fault>:<variant>} selects one; either may
+ * end in {@code @<parameter>=<value>} (repeatable), which sets that spec parameter over the
+ * variant's own, e.g. a longer latency.
  *
  * <pre>{@code
  * FaultSelection.parse("task-failure,savepoint-restore:older-savepoint", discovered);
+ * FaultSelection.parse("network-latency:broker@latency-ms=800@jitter-ms=0", discovered);
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
@@ -92,6 +95,12 @@ public final class FaultSelection {
       if (name.isEmpty()) {
         continue;
       }
+      Map<String, String> overrides = new LinkedHashMap<>();
+      int at = name.indexOf('@');
+      if (at >= 0) {
+        overrides = overrides(name);
+        name = name.substring(0, at);
+      }
       int colon = name.indexOf(':');
       String faultName = colon < 0 ? name : name.substring(0, colon);
       FaultInjector fault = byName.get(faultName);
@@ -117,6 +126,9 @@ public final class FaultSelection {
         }
       }
       for (FaultVariant variant : variants) {
+        for (Map.Entry<String, String> override : overrides.entrySet()) {
+          variant = variant.with(override.getKey(), override.getValue());
+        }
         Choice choice = new Choice(fault, variant);
         if (seen.add(choice.scenarioName())) {
           chosen.add(choice);
@@ -135,6 +147,28 @@ public final class FaultSelection {
           "No fault selected: name at least one, 'all' or 'none'; known: " + known(discovered));
     }
     return chosen;
+  }
+
+  /** The {@code @<parameter>=<value>} parts that end {@code selected}, in order. */
+  private static Map<String, String> overrides(String selected) {
+    Map<String, String> overrides = new LinkedHashMap<>();
+    String[] parts = selected.split("@", -1);
+    for (int i = 1; i < parts.length; i++) {
+      int equals = parts[i].indexOf('=');
+      String key = equals < 0 ? "" : parts[i].substring(0, equals).strip();
+      String value = equals < 0 ? "" : parts[i].substring(equals + 1).strip();
+      if (key.isEmpty() || value.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Fault parameter '@"
+                + parts[i]
+                + "' in '"
+                + selected
+                + "' is not <parameter>=<value>; write e.g."
+                + " network-latency:broker@latency-ms=800 (each fault's parameters are on its page of the site)");
+      }
+      overrides.put(key, value);
+    }
+    return overrides;
   }
 
   /** Every selectable name: each fault and each of its variants as {@code <fault>:<variant>}. */

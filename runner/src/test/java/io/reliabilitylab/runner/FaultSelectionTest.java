@@ -12,6 +12,7 @@ import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +71,21 @@ class FaultSelectionTest {
                 FaultSelection.parse(
                     "killing", discovered, Set.of(TaskManagerProcessControl.class))))
         .containsExactly("killing", "killing:process-kill");
+  }
+
+  @Test
+  void parametersAfterAtSetTheSpecOverTheVariantsOwn() {
+    List<FaultSelection.Choice> chosen =
+        FaultSelection.parse("varied:older@latency-ms=800@jitter-ms=0, plain@x=1", DISCOVERED);
+    assertThat(names(chosen)).containsExactly("varied:older", "plain");
+    assertThat(chosen.get(0).variant().faultParameters())
+        .containsExactly(Map.entry("latency-ms", "800"), Map.entry("jitter-ms", "0"));
+    assertThat(chosen.get(0).variant().knownHazard()).startsWith("apache/iceberg#10892");
+    assertThat(chosen.get(1).variant().faultParameters()).containsExactly(Map.entry("x", "1"));
+    assertThatThrownBy(() -> FaultSelection.parse("plain@latency-ms", DISCOVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'@latency-ms'")
+        .hasMessageContaining("is not <parameter>=<value>");
   }
 
   @Test

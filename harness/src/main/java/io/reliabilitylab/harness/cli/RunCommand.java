@@ -55,7 +55,9 @@ final class RunCommand implements Callable<Integer> {
       description =
           "Faults to inject, each variant as its own scenario: 'none', 'all', or a"
               + " comma-separated list of fault names (all their variants) and"
-              + " <fault>:<variant> (see 'list'). Default: ${DEFAULT-VALUE}.")
+              + " <fault>:<variant> (see 'list'), each optionally ending in"
+              + " @<parameter>=<value> to set a parameter of its fault, e.g."
+              + " network-latency:broker@latency-ms=800. Default: ${DEFAULT-VALUE}.")
   private String faults = "none";
 
   @Option(

@@ -268,6 +268,9 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       if (settings.variant() == JobVariant.BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED) {
         publishing.dropUnacknowledged();
       }
+      if (settings.variant() == JobVariant.BROKEN_PUBLISHER_RESENDS) {
+        publishing.resendUnacknowledged();
+      }
       publisher = publishing.build();
       publisher.start();
 

@@ -177,6 +177,48 @@ class BrokerNegativeControlIT {
   }
 
   /**
+   * A connector that resends what it stopped waiting for, without idempotence, into a job that
+   * keeps no deduplication: a link that only slows (latency), narrows (bandwidth) or holds (a
+   * freeze) the connector's requests — dropping nothing — lands changes twice. Each impaired for 3
+   * s, past the connector's 1.5 s request timeout: a second of latency each way, 256 bytes a
+   * second.
+   */
+  @Test
+  void aConnectorResendingWithoutIdempotenceDuplicatesUnderASlowThrottledOrFrozenLink()
+      throws Exception {
+    List<String> faults =
+        List.of("network-latency:broker", "network-bandwidth:broker", "network-partition:broker");
+    List<String> impaired =
+        List.of(
+            "network-latency:broker@latency-ms=1000@duration-ms=3000",
+            "network-bandwidth:broker@bytes-per-second=256@duration-ms=3000",
+            "network-partition:broker@duration-ms=3000");
+    Map<String, RunRecord> runs =
+        failingOnlyUnderItsFault(String.join(",", impaired), "broken-publisher-resends");
+    for (String fault : faults) {
+      RunRecord run = runs.get(fault);
+      assertThat(run).as("the record of %s among %s", fault, runs.keySet()).isNotNull();
+      assertThat(run.effectiveConfiguration().get("connector.publisher.unacknowledged"))
+          .contains("BROKEN");
+      assertThat(run.summary().failedChecks())
+          .as("%s", fault)
+          .contains("event-id-audit")
+          .noneMatch(name -> name.startsWith("recovery:"));
+      CheckResult audit =
+          run.checks().stream()
+              .filter(check -> check.check().equals("event-id-audit"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(audit.evidence().count("duplicate_occurrence_count")).as("%s", fault).isPositive();
+      assertThat(audit.evidence().samples())
+          .as("the changes that landed twice under %s, by event id", fault)
+          .filteredOn(sample -> sample.kind().equals("duplicate"))
+          .isNotEmpty()
+          .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+    }
+  }
+
+  /**
    * Runs the broker pipeline's variant under the fault (600 events, seed 5): the suite fails, its
    * baseline passes. The records by scenario.
    */

@@ -7,7 +7,6 @@ import io.reliabilitylab.pipeline.flink.faults.FaultInjectingSource;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.pipeline.flink.job.OrdersTopology;
-import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -106,9 +105,12 @@ public final class BrokerJob implements OrdersJob {
         .uid(DeadLetterSink.UID)
         .name("dead letters -> " + config.deadLetterTopic());
     OrdersTopology.sinkTo(
-        settings().variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY
-            ? ReplayDeduplicator.dedupBroken(changes, config.dedupTtl())
-            : ReplayDeduplicator.dedup(changes, config.dedupTtl()),
+        switch (settings().variant()) {
+          case BROKEN_DEDUP_LAST_ONLY -> ReplayDeduplicator.dedupBroken(changes, config.dedupTtl());
+          // trusts the connector to publish each change once
+          case BROKEN_PUBLISHER_RESENDS -> changes;
+          default -> ReplayDeduplicator.dedup(changes, config.dedupTtl());
+        },
         settings());
   }
 }

@@ -3,7 +3,6 @@ package io.reliabilitylab.pipeline.broker.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
-import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -122,10 +121,14 @@ public record BrokerJobConfig(
     map.put("wire.format", "Debezium JSON envelope without schema, key {\"order_id\":N}");
     map.put(
         "dedup",
-        settings.variant() == JobVariant.BROKEN_DEDUP_LAST_ONLY
-            ? "keyed by order_id, drops only a repeat of the last position (BROKEN: older"
-                + " redeliveries pass)"
-            : "keyed by order_id, drops positions <= last (binlog file, pos, row)");
+        switch (settings.variant()) {
+          case BROKEN_DEDUP_LAST_ONLY ->
+              "keyed by order_id, drops only a repeat of the last position (BROKEN: older"
+                  + " redeliveries pass)";
+          case BROKEN_PUBLISHER_RESENDS ->
+              "none (BROKEN: trusts the connector to publish each change once)";
+          default -> "keyed by order_id, drops positions <= last (binlog file, pos, row)";
+        });
     map.put("dedup.state-ttl", dedupTtl.toString());
     map.putAll(settings.effectiveConfiguration());
     return map;

@@ -120,6 +120,7 @@ public final class DebeziumPublisher implements AutoCloseable {
   private final Properties engineProperties;
   private final Map<String, Object> producerProperties;
   private final boolean dropUnacknowledged;
+  private final boolean resendUnacknowledged;
   private final @Nullable PublishListener listener;
   private final Duration startTimeout;
   private final Duration stopTimeout;
@@ -157,6 +158,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     this.engineProperties = builder.engineProperties(workDirectory);
     this.producerProperties = builder.producerProperties();
     this.dropUnacknowledged = builder.dropsUnacknowledged();
+    this.resendUnacknowledged = builder.resendsUnacknowledged();
   }
 
   /**
@@ -492,7 +494,12 @@ public final class DebeziumPublisher implements AutoCloseable {
         "publisher.unacknowledged",
         dropUnacknowledged
             ? "logged and dropped, marked processed (BROKEN: at most once)"
-            : "the engine stops; read again on restart (at least once)");
+            : resendUnacknowledged
+                ? "sent again after "
+                    + DebeziumPublisherBuilder.RESEND_REQUEST_TIMEOUT_MS
+                    + " ms without an answer, without idempotence (BROKEN: lands twice over a"
+                    + " slow link)"
+                : "the engine stops; read again on restart (at least once)");
     return Collections.unmodifiableMap(settings);
   }
 

@@ -175,6 +175,14 @@ class DebeziumPublisherBuilderTest {
       assertThat(broken.effectiveConfiguration().get("publisher.unacknowledged"))
           .contains("BROKEN");
     }
+    assertThat(builder().resendUnacknowledged().producerProperties())
+        .containsEntry("enable.idempotence", false)
+        .containsEntry("request.timeout.ms", 1500)
+        .doesNotContainKey("retries");
+    try (DebeziumPublisher resending = builder().resendUnacknowledged().build()) {
+      assertThat(resending.effectiveConfiguration().get("publisher.unacknowledged"))
+          .contains("BROKEN", "1500 ms");
+    }
   }
 
   @Test

@@ -126,7 +126,8 @@ public record DirectJobConfig(
           " breaks the broker pipeline's replay deduplication, which the direct pipeline does not"
               + " have; run it with --pipeline broker");
     }
-    if (settings.variant() == JobVariant.BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED) {
+    if (settings.variant() == JobVariant.BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED
+        || settings.variant() == JobVariant.BROKEN_PUBLISHER_RESENDS) {
       throw refused(
           settings.variant(),
           " breaks the broker pipeline's connector, which the direct pipeline does not have; run"

@@ -106,6 +106,13 @@ class DirectJobConfigTest {
     assertThatThrownBy(
             () ->
                 CONFIG.toBuilder()
+                    .settings(s -> s.variant(JobVariant.BROKEN_PUBLISHER_RESENDS))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("run it with --pipeline broker");
+    assertThatThrownBy(
+            () ->
+                CONFIG.toBuilder()
                     .settings(s -> s.variant(JobVariant.BROKEN_UNDECODABLE_SKIPPED))
                     .build())
         .isInstanceOf(IllegalArgumentException.class)

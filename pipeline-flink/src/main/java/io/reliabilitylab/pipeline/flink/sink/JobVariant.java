@@ -92,6 +92,15 @@ public enum JobVariant {
    */
   BROKEN_PUBLISHER_DROPS_UNACKNOWLEDGED("broken-publisher-drops-unacknowledged"),
   /**
+   * BROKEN: the broker pipeline's connector resends a produce request it stopped waiting for
+   * (idempotence off, retries on, a 1.5 s request timeout) and the job keeps no replay
+   * deduplication, trusting each change to arrive once: at least once, and the pipeline claims
+   * exactly once. Faithful while the broker answers within the timeout; a slow, throttled or frozen
+   * link to it lands the changes of a request twice, since the request the connector gave up on
+   * still arrives. The broker pipeline only.
+   */
+  BROKEN_PUBLISHER_RESENDS("broken-publisher-resends"),
+  /**
    * BROKEN: the current table's sink commits each checkpoint one writer at a time, each writer's
    * files in a snapshot of their own ({@link
    * io.reliabilitylab.pipeline.flink.sink.broken.SplitCommitTableLoader.Split#ONE_WRITER_AT_A_TIME},
