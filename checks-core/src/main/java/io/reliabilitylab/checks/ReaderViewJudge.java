@@ -364,12 +364,15 @@ final class ReaderViewJudge {
             kinds.add(count + " " + kind);
           }
         });
+    // the commits counted are both tables' together
     return CheckResult.failed(
         check,
         commitsWithViolations.size()
             + " of "
+            + (currentCommits + changelogCommits)
+            + " commits ("
             + judged
-            + " showed readers a state the source never held, key by key or as a whole: "
+            + ") showed readers a state the source never held, key by key or as a whole: "
             + String.join(", ", kinds),
         evidence.build());
   }

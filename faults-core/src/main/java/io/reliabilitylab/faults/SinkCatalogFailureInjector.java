@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apiguardian.api.API;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code sink-catalog-failure}: the catalog service the sink commits through fails, on a pipeline
@@ -40,11 +41,12 @@ import org.apiguardian.api.API;
  *
  * <ul>
  *   <li>{@code lost-commit-response} (the default): the service applies the next commit to the
- *       current table and loses its response (an HTTP 500), so Iceberg's client throws {@code
- *       CommitStateUnknownException} for a commit that landed; the job fails, and after its restore
- *       the checkpoint must not be committed again. Proof: the service recorded the applied commit
- *       and its new metadata file, the fault id reached the job's exception history through the
- *       lost response's message, and the restart count rose by exactly one.
+ *       current table (or, with {@code table=changelog}, to the changelog) and loses its response
+ *       (an HTTP 500), so Iceberg's client throws {@code CommitStateUnknownException} for a commit
+ *       that landed; the job fails, and after its restore the checkpoint must not be committed
+ *       again. Proof: the service recorded the applied commit and its new metadata file, the fault
+ *       id reached the job's exception history through the lost response's message, and the restart
+ *       count rose by exactly one.
  *   <li>{@code unreachable}: the service stops listening and closes its connections for {@code
  *       down} ms (default {@value #DEFAULT_DOWN_MS}), then listens again on the same address; the
  *       job's commits and table loads are refused meanwhile. Proof: a request of the lab's own was
@@ -61,6 +63,12 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
 
   /** The parameter for how long the service stays unreachable, in milliseconds. */
   public static final String DOWN = "down";
+
+  /**
+   * The parameter naming the table whose next commit loses its response: {@code current} (the
+   * default) or {@code changelog}.
+   */
+  public static final String TABLE = "table";
 
   public static final String LOST_COMMIT_RESPONSE = "lost-commit-response";
   public static final String UNREACHABLE = "unreachable";
@@ -104,7 +112,9 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
         VARIANT,
         LOST_COMMIT_RESPONSE + " (default) or " + UNREACHABLE,
         DOWN,
-        "how long the service stays unreachable, in ms (default " + DEFAULT_DOWN_MS + ")");
+        "how long the service stays unreachable, in ms (default " + DEFAULT_DOWN_MS + ")",
+        TABLE,
+        "the table whose next commit loses its response: current (the default) or changelog");
   }
 
   @Override
@@ -122,8 +132,16 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
   private FaultHandle lostCommitResponse(
       FaultContext context, PipelineView view, SinkCatalogControl catalog) throws Exception {
     String faultId = context.spec().id();
+    boolean changelog =
+        choice(context.spec(), TABLE, "current", Set.of("current", "changelog"))
+            .equals("changelog");
     TableAccess tables = view.tables().orElse(null);
-    String table = tables == null ? "orders_current" : unqualified(tables.currentTable());
+    String qualified =
+        tables == null ? null : changelog ? tables.changelogTable() : tables.currentTable();
+    String table =
+        qualified == null
+            ? (changelog ? "orders_changelog" : "orders_current")
+            : unqualified(qualified);
     Map<String, Set<Long>> before = SinkCommitFailureInjector.snapshotIdsByTable(view);
     int lostBefore = catalog.lostCommitResponses().size();
     Observation baseline = view.observe();
@@ -162,7 +180,7 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
           details.put("lost_response_table", response.table());
           details.put("lost_response_at", response.at().toString());
           details.put("lost_response_metadata", response.metadataLocation());
-          appliedCommit(view, before, response)
+          appliedCommit(view, qualified, before, response)
               .ifPresent(
                   snapshot -> {
                     long checkpoint = Objects.requireNonNull(snapshot.committedCheckpointId());
@@ -199,13 +217,13 @@ public final class SinkCatalogFailureInjector extends BuiltInFault {
   /** The newest snapshot of the table the lost response was for, committed by then. */
   private static Optional<SnapshotInfo> appliedCommit(
       PipelineView view,
+      @Nullable String table,
       Map<String, Set<Long>> before,
       SinkCatalogControl.LostCommitResponse response) {
     Optional<TableAccess> tables = view.tables();
-    if (tables.isEmpty()) {
+    if (tables.isEmpty() || table == null) {
       return Optional.empty();
     }
-    String table = tables.get().currentTable();
     try {
       return tables.get().snapshots(table).stream()
           .filter(s -> !before.getOrDefault(table, Set.of()).contains(s.snapshotId()))

@@ -101,13 +101,14 @@ class NegativeControlIT {
         run(
             "job.variant=broken-changelog-at-least-once",
             "--faults",
-            "task-exception:default,coordinator-failure:default,checkpoint-failure:restart-sync,"
-                + "sink-commit-failure:fail-after-swap");
+            "task-exception:default,task-failure:default,coordinator-failure:default,"
+                + "checkpoint-failure:restart-sync,sink-commit-failure:fail-after-swap");
 
     assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
     for (String fault :
         List.of(
             "task-exception",
+            "task-failure",
             "coordinator-failure",
             "checkpoint-failure:restart-sync",
             "sink-commit-failure:fail-after-swap")) {
@@ -143,17 +144,19 @@ class NegativeControlIT {
   }
 
   @Test
-  void aBinlogReaderThatNeverReconnectsFailsUnderASourceCrashAndAResetLink() throws Exception {
+  void aBinlogReaderThatNeverReconnectsFailsUnderASourceCrashAConnectionLossAndAResetLink()
+      throws Exception {
     Map<String, RunRecord> runs =
         run(
             "job.variant=broken-source-no-reconnect",
             "--faults",
-            "source-crash,network-partition:reset",
+            "source-crash,source-connection-loss,network-partition:reset",
             "--catch-up-timeout",
             "10s");
 
     assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
-    for (String scenario : List.of("source-crash", "network-partition:reset")) {
+    for (String scenario :
+        List.of("source-crash", "source-connection-loss", "network-partition:reset")) {
       RunRecord cut = runs.get(scenario);
       assertThat(cut.summary().verdict()).as(scenario).isEqualTo(Verdict.FAILED);
       assertThat(cut.faults().get(0).evidence().status().name()).isEqualTo("FIRED");

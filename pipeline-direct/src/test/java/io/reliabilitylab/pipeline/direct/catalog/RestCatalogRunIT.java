@@ -27,18 +27,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's direct suite on the embedded REST catalog and object store: {@code run --pipeline
- * direct --sink-catalog embedded-rest} with the five Flink failure classes and both faults at the
- * catalog service passes, every table file on the object store.
+ * direct --sink-catalog embedded-rest} with the faults that touch the catalog's commits — a
+ * checkpoint that fails and is restored, a commit that fails, both faults at the catalog service —
+ * passes, every table file and checkpoint on the object store. (The other failure classes restore
+ * the same way as a failed checkpoint; {@code RunCommandIT} runs them all on the Hadoop catalog,
+ * and the README's command with {@code --sink-catalog embedded-rest} runs them here by hand.)
  */
 class RestCatalogRunIT {
 
   /** Each class's default variant (a fault named alone would bring all its variants). */
   private static final List<String> FAULTS =
       List.of(
-          "task-exception",
-          "task-failure",
           "checkpoint-failure",
-          "coordinator-failure",
           "sink-commit-failure",
           "sink-catalog-failure",
           "sink-catalog-failure:unreachable");
@@ -136,6 +136,62 @@ class RestCatalogRunIT {
           .as("no checkpoint on the local disk")
           .noneMatch(file -> file.matches(".*/chk-\\d+/_metadata"));
     }
+  }
+
+  /**
+   * The fault-sensitive control of {@code sink-catalog-failure}: the changelog sink that commits
+   * its restored state again without asking the table ({@code broken-changelog-at-least-once})
+   * passes the baseline, and when the catalog applies its commit and loses the response, the
+   * restored checkpoint lands twice. (The faithful job passes the same scenario: by hand, seed 5.)
+   */
+  @Test
+  void aChangelogSinkThatRecommitsARestoredCheckpointFailsWhenTheCatalogLosesACommitResponse()
+      throws Exception {
+    Path control = out.resolve("control");
+    StringWriter stdout = new StringWriter();
+    int exit =
+        lab(stdout, new StringWriter())
+            .execute(
+                "run",
+                "--pipeline",
+                "direct",
+                "--sink-catalog",
+                "embedded-rest",
+                "--faults",
+                "sink-catalog-failure:default@table=changelog",
+                "--pipeline-option",
+                "job.variant=broken-changelog-at-least-once",
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--no-report",
+                "--out",
+                control.toString());
+
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(control).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().passed()).isTrue();
+    RunRecord lost = runs.get("sink-catalog-failure");
+    FaultRecord fault = lost.faults().get(0);
+    assertThat(fault.evidence().status()).isEqualTo(FaultStatus.FIRED);
+    assertThat(fault.evidence().details().get("lost_response_table")).contains("orders_changelog");
+    assertThat(lost.summary().failedChecks())
+        .contains("event-id-audit", "changelog-completeness")
+        .noneMatch(name -> name.startsWith("baseline:") || name.startsWith("recovery:"));
+    assertThat(
+            lost.checks().stream()
+                .filter(check -> check.check().equals("event-id-audit"))
+                .findFirst()
+                .orElseThrow()
+                .evidence()
+                .samples())
+        .as("the event ids of the checkpoint committed twice")
+        .filteredOn(sample -> sample.kind().equals("duplicate"))
+        .isNotEmpty()
+        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
   }
 
   /**

@@ -208,16 +208,17 @@ class PostgresSuiteIT {
   /**
    * A source that confirms to its slot what it has read ({@code
    * broken-source-commits-read-position}, Flink CDC's behaviour before apache/flink-cdc#2539): a
-   * failure in a checkpoint's synchronous phase restores the checkpoint before, whose position the
-   * slot was confirmed past while the workload wrote, and PostgreSQL starts the stream at the
-   * slot's; {@code source-resume} reads that in the server's log. The baseline, which never
-   * restores, passes.
+   * failure in a checkpoint's synchronous phase, or a walsender the server terminated, restores a
+   * checkpoint whose position the slot was confirmed past while the workload wrote, and PostgreSQL
+   * starts the stream at the slot's; {@code source-resume} reads that in the server's log. The
+   * baseline, which never restores, passes.
    */
   @Test
   void aSlotConfirmedAheadOfTheRestoredCheckpointFailsSourceResume() throws Exception {
     Path directory = out.resolve("commits-read-position");
+    StringWriter stdout = new StringWriter();
     int exit =
-        lab(new StringWriter(), new StringWriter())
+        lab(stdout, new StringWriter())
             .execute(
                 "run",
                 "--pipeline",
@@ -225,7 +226,7 @@ class PostgresSuiteIT {
                 "--source",
                 "postgres",
                 "--faults",
-                "checkpoint-failure:restart-sync",
+                "checkpoint-failure:restart-sync,walsender-terminated",
                 "--pipeline-option",
                 "job.variant=" + JobVariant.BROKEN_SOURCE_COMMITS_READ_POSITION.text(),
                 "--events",
@@ -238,21 +239,22 @@ class PostgresSuiteIT {
     RunRecord baseline =
         runs.stream().filter(r -> r.scenario().name().equals("baseline")).findFirst().orElseThrow();
     assertThat(baseline.summary().passed()).as("%s", baseline.summary().reasons()).isTrue();
-    assertThat(exit).isEqualTo(ExitCode.FAILED.code());
-    RunRecord restored =
-        runs.stream()
-            .filter(r -> !r.scenario().name().equals("baseline"))
-            .findFirst()
-            .orElseThrow();
-    CheckResult resume = check(restored, SourceResumePhase.NAME);
-    assertThat(resume.verdict()).as("%s", resume.evidence()).isEqualTo(Verdict.FAILED);
-    assertThat(resume.evidence().samples())
-        .first()
-        .satisfies(
-            sample -> {
-              assertThat(sample.kind()).isEqualTo("skipped_wal");
-              assertThat(sample.note()).contains("the job asked for ", "confirmed to ");
-            });
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    for (String scenario : List.of("checkpoint-failure:restart-sync", "walsender-terminated")) {
+      RunRecord restored =
+          runs.stream().filter(r -> r.scenario().name().equals(scenario)).findFirst().orElseThrow();
+      CheckResult resume = check(restored, SourceResumePhase.NAME);
+      assertThat(resume.verdict())
+          .as("%s: %s", scenario, resume.evidence())
+          .isEqualTo(Verdict.FAILED);
+      assertThat(resume.evidence().samples())
+          .first()
+          .satisfies(
+              sample -> {
+                assertThat(sample.kind()).isEqualTo("skipped_wal");
+                assertThat(sample.note()).contains("the job asked for ", "confirmed to ");
+              });
+    }
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -48,7 +49,10 @@ class ProcessClusterRunIT {
           // every process of the cluster reaches ZooKeeper through the lab's proxy
           "network-partition:zookeeper");
 
-  @TempDir Path out;
+  // kept when the test fails: the cluster's own logs (flink-cluster/logs) say what its processes
+  // saw
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path out;
 
   @AfterEach
   void letTheClusterGo() {
@@ -80,7 +84,9 @@ class ProcessClusterRunIT {
                 out.toString());
 
     assertThat(exit)
-        .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+        .as(
+            "exit code; the cluster's leadership and ZooKeeper lines:%n%s%nstdout:%n%s%nstderr:%n%s",
+            leadershipLines(out.resolve("flink-cluster").resolve("logs")), stdout, stderr)
         .isEqualTo(ExitCode.PASSED.code());
     Map<String, RunRecord> byScenario =
         RunRecordReader.readDirectory(out).stream()
@@ -118,6 +124,8 @@ class ProcessClusterRunIT {
         .as("the processes' own symptoms of the cut: their ZooKeeper sessions suspended")
         .anySatisfy(line -> assertThat(line).contains("State change: SUSPENDED"));
 
+    aChangelogSinkThatRecommitsARestoredCheckpointFailsUnderAJobManagerFailover();
+
     // the cluster outlives the scenarios (one per suite), never the lab
     List<Long> pids = recordedPids(out.resolve("flink-cluster"));
     assertThat(pids).isNotEmpty();
@@ -129,9 +137,93 @@ class ProcessClusterRunIT {
     }
   }
 
+  /**
+   * The fault-sensitive control of {@code jobmanager-failover}, on the same cluster: the changelog
+   * sink that commits its restored state again without asking the table ({@code
+   * broken-changelog-at-least-once}) passes the baseline and duplicates the checkpoint the new
+   * leader restored.
+   */
+  private void aChangelogSinkThatRecommitsARestoredCheckpointFailsUnderAJobManagerFailover()
+      throws Exception {
+    Path control = out.resolve("control");
+    StringWriter stdout = new StringWriter();
+    int exit =
+        new ReliabilityLab(
+                new PrintWriter(stdout),
+                new PrintWriter(new StringWriter()),
+                getClass().getClassLoader())
+            .execute(
+                "run",
+                "--pipeline",
+                "direct",
+                "--flink-cluster",
+                "processes:2tm:2jm",
+                "--faults",
+                "jobmanager-failover:default",
+                "--pipeline-option",
+                "job.variant=broken-changelog-at-least-once",
+                "--events",
+                "600",
+                "--seed",
+                "5",
+                "--no-report",
+                "--out",
+                control.toString());
+    assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(ExitCode.FAILED.code());
+    Map<String, RunRecord> runs =
+        RunRecordReader.readDirectory(control).stream()
+            .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
+    assertThat(runs.get("baseline").summary().passed()).isTrue();
+    RunRecord failover = runs.get("jobmanager-failover");
+    assertThat(failover.faults().get(0).evidence().status()).isEqualTo(FaultStatus.FIRED);
+    assertThat(failover.summary().failedChecks())
+        .contains("event-id-audit")
+        .noneMatch(name -> name.startsWith("baseline:") || name.startsWith("recovery:"));
+    assertThat(
+            failover.checks().stream()
+                .filter(check -> check.check().equals("event-id-audit"))
+                .findFirst()
+                .orElseThrow()
+                .evidence()
+                .samples())
+        .as("the event ids the restored checkpoint committed twice")
+        .filteredOn(sample -> sample.kind().equals("duplicate"))
+        .isNotEmpty()
+        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+  }
+
   private static Map<String, String> details(RunRecord run) {
     assertThat(run).isNotNull();
     return run.faults().get(0).evidence().details();
+  }
+
+  /**
+   * The last lines of each process's log about leadership and ZooKeeper sessions, so that a failed
+   * run says whether a leader was elected after a cut, and why not.
+   */
+  private static String leadershipLines(Path logs) throws IOException {
+    if (!Files.isDirectory(logs)) {
+      return "(no logs at " + logs + ")";
+    }
+    java.util.regex.Pattern about =
+        java.util.regex.Pattern.compile(
+            "(?i)leader|state change|session|expired|curator|latch|zookeeper");
+    StringBuilder lines = new StringBuilder("logs kept at " + logs + "\n");
+    try (Stream<Path> files = Files.list(logs)) {
+      for (Path log : files.sorted().toList()) {
+        List<String> matching;
+        try (Stream<String> all = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+          matching = all.filter(line -> about.matcher(line).find()).toList();
+        } catch (java.io.UncheckedIOException unreadable) {
+          continue;
+        }
+        lines.append("== ").append(log.getFileName()).append('\n');
+        matching.subList(Math.max(0, matching.size() - 15), matching.size()).stream()
+            .map(line -> line.length() > 240 ? line.substring(0, 240) : line)
+            .forEach(line -> lines.append(line).append('\n'));
+      }
+    }
+    return lines.toString();
   }
 
   /** Every pid a pid file under the cluster's directory names, however deep. */
