@@ -22,6 +22,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.aws.s3.S3FileIO;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,7 +44,18 @@ class RestCatalogRunIT {
           "sink-catalog-failure",
           "sink-catalog-failure:unreachable");
 
+  /**
+   * Where the embedded catalog and object store the tests share (one per JVM) keep their files: it
+   * must outlive every test that uses them, whichever runs first.
+   */
+  @TempDir static Path sharedCatalog;
+
   @TempDir Path out;
+
+  @BeforeAll
+  static void startTheSharedCatalog() {
+    EmbeddedSinkCatalog.acquire(sharedCatalog);
+  }
 
   @Test
   void theDirectSuitePassesOnTheEmbeddedRestCatalogAndObjectStore() throws Exception {
@@ -114,7 +126,7 @@ class RestCatalogRunIT {
     assertThat(outage.evidence().details()).containsKey("job_failures_since_outage");
 
     // the tables' files are on the object store, none in a scenario's warehouse directory
-    EmbeddedSinkCatalog embedded = EmbeddedSinkCatalog.acquire(out.resolve("sink-catalog"));
+    EmbeddedSinkCatalog embedded = EmbeddedSinkCatalog.acquire(sharedCatalog);
     assertThat(out.resolve("baseline").resolve("warehouse")).doesNotExist();
     try (S3FileIO io = new S3FileIO()) {
       io.initialize(embedded.objectStore().fileIoProperties());
