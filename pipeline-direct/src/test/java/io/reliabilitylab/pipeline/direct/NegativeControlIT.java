@@ -1,5 +1,6 @@
 package io.reliabilitylab.pipeline.direct;
 
+import static io.reliabilitylab.pipeline.direct.RunRecordChecks.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.harness.cli.ReliabilityLab;
@@ -258,11 +259,5 @@ class NegativeControlIT {
     assertThat(exit).as("exit code; stdout:%n%s", stdout).isEqualTo(expected.code());
     return RunRecordReader.readDirectory(records).stream()
         .collect(Collectors.toMap(r -> r.scenario().name(), Function.identity()));
-  }
-
-  private static CheckResult check(RunRecord run, String name) {
-    List<CheckResult> found = run.checks().stream().filter(c -> c.check().equals(name)).toList();
-    assertThat(found).as("check %s in %s", name, run.checks()).hasSize(1);
-    return found.get(0);
   }
 }

@@ -119,8 +119,7 @@ public final class DebeziumPublisher implements AutoCloseable {
   private final String capturedTopic;
   private final Properties engineProperties;
   private final Map<String, Object> producerProperties;
-  private final boolean dropUnacknowledged;
-  private final boolean resendUnacknowledged;
+  private final Unacknowledged unacknowledged;
   private final @Nullable PublishListener listener;
   private final Duration startTimeout;
   private final Duration stopTimeout;
@@ -157,8 +156,7 @@ public final class DebeziumPublisher implements AutoCloseable {
     this.stopTimeout = builder.stopTimeout;
     this.engineProperties = builder.engineProperties(workDirectory);
     this.producerProperties = builder.producerProperties();
-    this.dropUnacknowledged = builder.dropsUnacknowledged();
-    this.resendUnacknowledged = builder.resendsUnacknowledged();
+    this.unacknowledged = builder.unacknowledged();
   }
 
   /**
@@ -490,16 +488,7 @@ public final class DebeziumPublisher implements AutoCloseable {
       settings.put("debezium." + name, name.contains("password") ? "***" : value);
     }
     producerProperties.forEach((name, value) -> settings.put("producer." + name, describe(value)));
-    settings.put(
-        "publisher.unacknowledged",
-        dropUnacknowledged
-            ? "logged and dropped, marked processed (BROKEN: at most once)"
-            : resendUnacknowledged
-                ? "sent again after "
-                    + DebeziumPublisherBuilder.RESEND_REQUEST_TIMEOUT_MS
-                    + " ms without an answer, without idempotence (BROKEN: lands twice over a"
-                    + " slow link)"
-                : "the engine stops; read again on restart (at least once)");
+    settings.put("publisher.unacknowledged", unacknowledged.description());
     return Collections.unmodifiableMap(settings);
   }
 
@@ -583,7 +572,8 @@ public final class DebeziumPublisher implements AutoCloseable {
       try {
         for (Outgoing out : outgoing) {
           if (out.ack != null) {
-            RecordMetadata metadata = dropUnacknowledged ? ackOrDrop(out) : awaitAck(out);
+            RecordMetadata metadata =
+                unacknowledged == Unacknowledged.DROP ? ackOrDrop(out) : awaitAck(out);
             if (metadata != null) {
               account(out, metadata);
             }

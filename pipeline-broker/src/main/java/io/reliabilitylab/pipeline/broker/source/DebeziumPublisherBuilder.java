@@ -70,8 +70,7 @@ public final class DebeziumPublisherBuilder {
   private Duration offsetFlushInterval = Duration.ofMillis(200);
   private Duration retriableRestartWait = Duration.ofMillis(500);
   private Duration producerLinger = Duration.ofMillis(5);
-  private boolean dropUnacknowledged;
-  private boolean resendUnacknowledged;
+  private Unacknowledged unacknowledged = Unacknowledged.STOP;
   Duration startTimeout = Duration.ofSeconds(60);
   Duration stopTimeout = Duration.ofSeconds(60);
   @Nullable PublishListener listener;
@@ -240,34 +239,24 @@ public final class DebeziumPublisherBuilder {
    * the broker answers; changes read while it is down are lost.
    */
   public DebeziumPublisherBuilder dropUnacknowledged() {
-    this.dropUnacknowledged = true;
+    this.unacknowledged = Unacknowledged.DROP;
     return this;
-  }
-
-  boolean dropsUnacknowledged() {
-    return dropUnacknowledged;
   }
 
   /**
    * BROKEN (a negative control): the producer gives up waiting for a request after {@value
-   * #RESEND_REQUEST_TIMEOUT_MS} ms and sends it again, without idempotence, so the broker cannot
-   * tell the copy from the original. Faithful while the broker answers in time; over a slow link
-   * the request given up on still arrives, and its records land twice.
+   * Unacknowledged#RESEND_REQUEST_TIMEOUT_MS} ms and sends it again, without idempotence, so the
+   * broker cannot tell the copy from the original. Faithful while the broker answers in time; over
+   * a slow link the request given up on still arrives, and its records land twice.
    */
   public DebeziumPublisherBuilder resendUnacknowledged() {
-    this.resendUnacknowledged = true;
+    this.unacknowledged = Unacknowledged.RESEND;
     return this;
   }
 
-  boolean resendsUnacknowledged() {
-    return resendUnacknowledged;
+  Unacknowledged unacknowledged() {
+    return unacknowledged;
   }
-
-  /**
-   * Far above what a produce request takes on an unimpaired link, even a loaded machine's first
-   * (300 ms gave up on one in a baseline); below a round trip over 1 s of latency each way.
-   */
-  static final int RESEND_REQUEST_TIMEOUT_MS = 1500;
 
   /** How long {@link DebeziumPublisher#start()} waits for the connector task; default 60 s. */
   public DebeziumPublisherBuilder startTimeout(Duration timeout) {
@@ -417,19 +406,7 @@ public final class DebeziumPublisherBuilder {
     properties.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
     properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    if (dropUnacknowledged) {
-      properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-      properties.put(ProducerConfig.RETRIES_CONFIG, 0);
-      properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 500);
-      properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 1000);
-      // given up on within a second however it is stuck: a client that lost every broker it knew
-      // bootstraps again and forgets the topic, and a send then waits for its metadata
-      properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
-    }
-    if (resendUnacknowledged) {
-      properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
-      properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, RESEND_REQUEST_TIMEOUT_MS);
-    }
+    unacknowledged.configure(properties);
     properties.putAll(producerOverrides);
     return properties;
   }

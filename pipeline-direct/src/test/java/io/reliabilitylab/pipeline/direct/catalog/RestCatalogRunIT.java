@@ -1,5 +1,6 @@
 package io.reliabilitylab.pipeline.direct.catalog;
 
+import static io.reliabilitylab.pipeline.direct.RunRecordChecks.assertDuplicatedEventIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.catalog.rest.EmbeddedRestCatalog;
@@ -193,17 +194,7 @@ class RestCatalogRunIT {
     assertThat(lost.summary().failedChecks())
         .contains("event-id-audit", "changelog-completeness")
         .noneMatch(name -> name.startsWith("baseline:") || name.startsWith("recovery:"));
-    assertThat(
-            lost.checks().stream()
-                .filter(check -> check.check().equals("event-id-audit"))
-                .findFirst()
-                .orElseThrow()
-                .evidence()
-                .samples())
-        .as("the event ids of the checkpoint committed twice")
-        .filteredOn(sample -> sample.kind().equals("duplicate"))
-        .isNotEmpty()
-        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+    assertDuplicatedEventIds(lost);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.reliabilitylab.pipeline.direct.postgres;
 
+import static io.reliabilitylab.pipeline.direct.RunRecordChecks.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -349,13 +350,6 @@ class PostgresSuiteIT {
         .containsPattern(" [12] missing, 0 unexpected")
         .doesNotContain("duplicate envelopes");
     return true;
-  }
-
-  private static CheckResult check(RunRecord run, String name) {
-    return run.checks().stream()
-        .filter(c -> c.check().equals(name))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no check " + name + " in " + run.checks()));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.reliabilitylab.pipeline.direct.processes;
 
+import static io.reliabilitylab.pipeline.direct.RunRecordChecks.assertDuplicatedEventIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.reliabilitylab.harness.cli.ReliabilityLab;
@@ -179,17 +180,7 @@ class ProcessClusterRunIT {
     assertThat(failover.summary().failedChecks())
         .contains("event-id-audit")
         .noneMatch(name -> name.startsWith("baseline:") || name.startsWith("recovery:"));
-    assertThat(
-            failover.checks().stream()
-                .filter(check -> check.check().equals("event-id-audit"))
-                .findFirst()
-                .orElseThrow()
-                .evidence()
-                .samples())
-        .as("the event ids the restored checkpoint committed twice")
-        .filteredOn(sample -> sample.kind().equals("duplicate"))
-        .isNotEmpty()
-        .allSatisfy(sample -> assertThat(sample.subject()).startsWith("event_id="));
+    assertDuplicatedEventIds(failover);
   }
 
   private static Map<String, String> details(RunRecord run) {
