@@ -297,8 +297,9 @@ public final class BrokerPipelineProvider implements PipelineProvider {
       JobID jobId = cluster.submit(job);
       pipeline = new BrokerPipeline(cluster, job, jobId, config, broker, publisher, topics);
       pipeline.routedThrough(proxies);
-      // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
-      config.onJobSubmitted().jobSubmitted(pipeline);
+      // the one moment a snapshot-phase fault can still be armed: submitted, its first element
+      // held until the listener returns
+      pipeline.jobSubmitted(config.onJobSubmitted());
       pipeline.awaitStreaming(START_TIMEOUT);
       pipeline.verifyFaultChannel(CHANNEL_TIMEOUT);
       return pipeline;

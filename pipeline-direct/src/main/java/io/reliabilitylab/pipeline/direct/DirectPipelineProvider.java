@@ -156,8 +156,9 @@ public final class DirectPipelineProvider implements PipelineProvider {
       JobID jobId = cluster.submit(job);
       pipeline = new DirectPipeline(pipelineName, cluster, job, jobId, config, readers, fence);
       pipeline.routedThrough(proxies);
-      // the one moment a snapshot-phase fault can still be armed: submitted, not yet streaming
-      config.onJobSubmitted().jobSubmitted(pipeline);
+      // the one moment a snapshot-phase fault can still be armed: submitted, its first element
+      // held until the listener returns
+      pipeline.jobSubmitted(config.onJobSubmitted());
       pipeline.awaitStreaming(START_TIMEOUT);
       pipeline.verifyFaultChannel(CHANNEL_TIMEOUT);
       return pipeline;

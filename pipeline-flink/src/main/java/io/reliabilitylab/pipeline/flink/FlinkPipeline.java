@@ -11,6 +11,7 @@ import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
 import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
 import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
+import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.spi.data.CommitConsistency;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.pipeline.BrokerNetworkLink;
@@ -20,6 +21,7 @@ import io.reliabilitylab.spi.pipeline.JobControl;
 import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.JobState;
+import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.NetworkLink;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
@@ -151,6 +153,23 @@ public abstract class FlinkPipeline
                 + " pipeline's cluster at "
                 + cluster.restAddress()
                 + " is not a cluster of processes the lab started");
+  }
+
+  /**
+   * Tells {@code listener} that the job is submitted, then lets the job's first element go (its
+   * {@linkplain OrdersJobSettings#startGate() start gate}): a fault the listener arms counts from
+   * the job's first element, however fast the cluster starts the job. The gate opens also when the
+   * listener fails (the caller then closes the pipeline).
+   */
+  public void jobSubmitted(JobSubmittedListener listener) throws Exception {
+    try {
+      listener.jobSubmitted(this);
+    } finally {
+      String gate = job.settings().startGate();
+      if (gate != null) {
+        faultPoints.openStartGate(gate);
+      }
+    }
   }
 
   /**

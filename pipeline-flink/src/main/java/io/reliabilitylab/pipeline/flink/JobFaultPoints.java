@@ -2,6 +2,7 @@ package io.reliabilitylab.pipeline.flink;
 
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.flink.faults.StartGates;
 import io.reliabilitylab.spi.fault.FaultPosition;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,15 @@ final class JobFaultPoints {
     } else {
       FaultSwitchboard.disarm(faultId);
     }
+  }
+
+  /** Opens the job's start gate where its fault points run. */
+  void openStartGate(String gate) {
+    if (channel != null) {
+      channel.openStartGate(gate);
+    }
+    // in this JVM as well: a channel-linked point may run here too (the lab's own catalog loader)
+    StartGates.open(gate);
   }
 
   Optional<Instant> firedAt(String faultId) {

@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * pings/&lt;ping&gt;.ping                 a round trip asked by the lab
  * pongs/&lt;ping&gt;.&lt;process&gt;.pong      one answer per watching JVM
  * rejected/&lt;fault id&gt;.&lt;token&gt;.&lt;process&gt;.txt  an arm file a JVM could not arm, and why
+ * gates/&lt;gate&gt;.open                 a job's start gate, opened (written by the lab once it armed
+ *                                    the faults placed at the job's start)
  * </pre>
  *
  * A fault id is URL-encoded in file names (dots too), so a name splits at its first dot. The token
@@ -40,6 +42,7 @@ final class ChannelLayout {
 
   static final String ARM_SUFFIX = ".arm";
   static final String PONG_SUFFIX = ".pong";
+  static final String GATE_SUFFIX = ".open";
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path root;
@@ -76,6 +79,10 @@ final class ChannelLayout {
     return root.resolve("rejected");
   }
 
+  Path gateDirectory() {
+    return root.resolve("gates");
+  }
+
   List<Path> directories() {
     return List.of(
         armDirectory(),
@@ -83,7 +90,8 @@ final class ChannelLayout {
         firingDirectory(),
         pingDirectory(),
         pongDirectory(),
-        rejectedDirectory());
+        rejectedDirectory(),
+        gateDirectory());
   }
 
   Path armFile(String faultId, String token) {
@@ -96,6 +104,22 @@ final class ChannelLayout {
 
   Path firingFile(String faultId) {
     return firingDirectory().resolve(encode(faultId) + ".firing");
+  }
+
+  Path gateFile(String gate) {
+    return gateDirectory().resolve(encode(gate) + GATE_SUFFIX);
+  }
+
+  /** The start gates opened in this channel. */
+  List<String> openGates() throws IOException {
+    List<String> gates = new ArrayList<>();
+    for (Path file : list(gateDirectory())) {
+      String name = file.getFileName().toString();
+      if (name.endsWith(GATE_SUFFIX) && !name.startsWith(".")) {
+        gates.add(decode(name.substring(0, name.length() - GATE_SUFFIX.length())));
+      }
+    }
+    return gates;
   }
 
   Path pingFile(String ping) {

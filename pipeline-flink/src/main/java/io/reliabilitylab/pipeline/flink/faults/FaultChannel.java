@@ -111,6 +111,19 @@ public final class FaultChannel {
   }
 
   /**
+   * Opens the job's start gate {@code gate} in every JVM that watches this channel: call it after
+   * arming the faults placed at the job's start (their arm files are read before the gate).
+   */
+  public synchronized void openStartGate(String gate) {
+    Objects.requireNonNull(gate, "gate");
+    try {
+      ChannelLayout.writeAtomically(layout.gateFile(gate), new byte[0]);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open start gate " + gate + " in " + layout.root(), e);
+    }
+  }
+
+  /**
    * Disarms the fault in every JVM (ending its stall or throttle within a poll of their watchers);
    * unknown ids are ignored. Its firing stays readable.
    */

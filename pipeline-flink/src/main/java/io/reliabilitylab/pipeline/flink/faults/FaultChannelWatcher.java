@@ -63,10 +63,12 @@ public final class FaultChannelWatcher {
   private final Map<String, String> learnt = new HashMap<>();
   private final Set<String> refused = new HashSet<>();
   private final Set<String> answered = new HashSet<>();
+  private final Set<String> gatesOpened = new HashSet<>();
   private final Thread thread;
   private volatile boolean running = true;
   private @Nullable FileTime armSeen;
   private @Nullable FileTime pingSeen;
+  private @Nullable FileTime gateSeen;
   private long lastFullScan;
   private boolean missingReported;
 
@@ -178,20 +180,24 @@ public final class FaultChannelWatcher {
     try {
       FileTime arm = Files.getLastModifiedTime(layout.armDirectory());
       FileTime ping = Files.getLastModifiedTime(layout.pingDirectory());
+      FileTime gate = Files.getLastModifiedTime(layout.gateDirectory());
       long now = System.nanoTime();
       // Directory times may be coarse (a second on some network file systems): list anyway now
       // and then.
       if (!full
           && arm.equals(armSeen)
           && ping.equals(pingSeen)
+          && gate.equals(gateSeen)
           && now - lastFullScan < FULL_SCAN_NANOS) {
         return;
       }
       armSeen = arm;
       pingSeen = ping;
+      gateSeen = gate;
       lastFullScan = now;
       missingReported = false;
       scanArmings();
+      openGates();
       answerPings();
     } catch (NoSuchFileException e) {
       if (!missingReported) {
@@ -270,6 +276,24 @@ public final class FaultChannelWatcher {
           layout.rejectedFile(entry.faultId(), entry.token(), ProcessIdentity.name()), rejection);
     } catch (IOException e) {
       LOG.warn("Fault channel {}: cannot report the rejection: {}", layout.root(), e.toString());
+    }
+  }
+
+  /**
+   * Opens in this JVM the start gates the lab opened. The lab writes a gate after the arm files of
+   * the faults placed at the job's start, but the arm directory was listed before the gates: list
+   * it again before a new gate lets the job go, so that those faults count from the first element.
+   */
+  private void openGates() throws IOException {
+    List<String> opened = layout.openGates();
+    opened.removeAll(gatesOpened);
+    if (opened.isEmpty()) {
+      return;
+    }
+    scanArmings();
+    for (String gate : opened) {
+      StartGates.open(gate);
+      gatesOpened.add(gate);
     }
   }
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * most once; it carries its fault id into the exception it causes, so the lab can find it in the
  * job's exception history, and {@link #firing} keeps when (and at which checkpoint) it fired.
  * Counts ({@code after-event:K}, {@code snapshot-phase:K}) start at the arming and are shared by
- * the point's subtasks in this JVM: arm before submitting the job to count from the job's start.
+ * the point's subtasks in this JVM: arm before submitting the job, or before opening its {@link
+ * StartGates start gate}, to count from the job's start.
  *
  * <p>The registry is static, in this JVM: it reaches the job's operators, enumerator, checkpoint
  * storage and committers because a MiniCluster runs them in the lab's JVM (with the application

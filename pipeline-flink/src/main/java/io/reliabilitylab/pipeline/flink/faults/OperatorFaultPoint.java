@@ -14,6 +14,8 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@value FaultSwitchboard#OPERATOR} fault point: passes every element on unchanged, and, once
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * in {@code notifyCheckpointComplete} of checkpoint N. A throttle ({@code throttle-2ms}) delays
  * every element from its position on until it is disarmed (at {@code snapshot-phase:K}, every
  * snapshot row from the K-th on). It keeps no state, so adding or removing it does not break a
- * restore.
+ * restore. With a start gate it holds each task attempt's first element until the gate is open
+ * ({@link StartGates}).
  *
  * <pre>{@code
  * envelopes.map(new OperatorFaultPoint<>(envelope -> "r".equals(envelope.op())))
@@ -40,9 +43,13 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
   public static final String UID = "fault-point-operator";
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorFaultPoint.class);
 
   private final FilterFunction<T> isSnapshotRow;
   private final @Nullable String faultChannel;
+  private final @Nullable String startGate;
+  // Per task attempt: whether the first element went through the start gate.
+  private transient boolean started;
 
   /**
    * A fault point whose {@code snapshot-phase:K} position counts the elements {@code isSnapshotRow}
@@ -57,9 +64,20 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
    * faultChannel} (if not null), so that the lab arms it in whichever JVM the subtask runs.
    */
   public OperatorFaultPoint(FilterFunction<T> isSnapshotRow, @Nullable Path faultChannel) {
+    this(isSnapshotRow, faultChannel, null);
+  }
+
+  /**
+   * A fault point that also holds the first element of each task attempt until the {@link
+   * StartGates start gate} {@code startGate} (if not null) is open, so that faults the lab arms
+   * right after submitting the job count from the job's first element.
+   */
+  public OperatorFaultPoint(
+      FilterFunction<T> isSnapshotRow, @Nullable Path faultChannel, @Nullable String startGate) {
     this.isSnapshotRow = Objects.requireNonNull(isSnapshotRow, "isSnapshotRow");
     // A string: Path is not serializable.
     this.faultChannel = faultChannel == null ? null : faultChannel.toAbsolutePath().toString();
+    this.startGate = startGate;
   }
 
   @Override
@@ -70,6 +88,9 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
 
   @Override
   public T map(T element) throws Exception {
+    if (!started) {
+      passStartGate();
+    }
     if (FaultSwitchboard.anyArmed()) {
       onElement(element);
     }
@@ -104,6 +125,20 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
         perform(arming, "on an element in subtask " + subtask());
       }
     }
+  }
+
+  private void passStartGate() throws InterruptedException {
+    if (startGate != null
+        && !StartGates.isOpen(startGate)
+        && !StartGates.await(startGate, StartGates.LONGEST_WAIT)) {
+      LOG.warn(
+          "Start gate {} not opened within {} s: subtask {} goes on (a fault placed at the job's"
+              + " start counts from its arming)",
+          startGate,
+          StartGates.LONGEST_WAIT.toSeconds(),
+          subtask());
+    }
+    started = true;
   }
 
   /** Whether this element reaches a throttle's position (counting it, as a throw would). */

@@ -6,6 +6,7 @@ import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
 import io.reliabilitylab.pipeline.flink.catalog.SinkCatalogOptions;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
+import io.reliabilitylab.pipeline.flink.faults.StartGates;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -58,7 +59,9 @@ public final class JobOptions {
             .jobName(jobName)
             .catalog(catalog)
             .namespace(namespace)
-            .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()));
+            .checkpointDirectory(Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()))
+            // the lab opens it where the fault points run: this JVM or the fault channel below
+            .startGate(StartGates.newGate());
     if (embeddedCluster(config)) {
       // with the lab's object store, the embedded cluster's checkpoints go there too (a cluster
       // of processes keeps them on the shared disk: its fault channel links need it)

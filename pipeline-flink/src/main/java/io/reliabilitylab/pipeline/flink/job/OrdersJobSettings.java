@@ -7,6 +7,7 @@ import io.reliabilitylab.checks.iceberg.SinkCatalog;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultInjectingFileSystem;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
+import io.reliabilitylab.pipeline.flink.faults.StartGates;
 import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.net.URI;
 import java.nio.file.Path;
@@ -60,6 +61,9 @@ import org.jspecify.annotations.Nullable;
  * @param checkpointLocation where checkpoints are written and retained on another file system in
  *     place of {@code checkpointDirectory} (an {@code s3://} location on the object store, through
  *     Flink's S3 file system plugin); null: the checkpoint directory
+ * @param startGate the {@link StartGates start gate} the operator fault point holds the job's first
+ *     element at until the lab opens it, once it armed the faults placed at the job's start; null:
+ *     no gate (nobody would open it)
  */
 @API(status = EXPERIMENTAL)
 public record OrdersJobSettings(
@@ -81,7 +85,8 @@ public record OrdersJobSettings(
     JobVariant variant,
     boolean alignTransactions,
     @Nullable Path faultChannel,
-    @Nullable URI checkpointLocation) {
+    @Nullable URI checkpointLocation,
+    @Nullable String startGate) {
 
   /**
    * The Iceberg table property the sink's committer reads for {@link #maxContinuousEmptyCommits}.
@@ -222,6 +227,14 @@ public record OrdersJobSettings(
           faultChannel == null
               ? "the lab's JVM (in-JVM switchboard)"
               : "fault channel " + faultChannel.toAbsolutePath().normalize());
+      if (startGate != null) {
+        map.put(
+            "fault-points.start-gate",
+            "the job's first element waits until the lab armed the faults placed at the job's"
+                + " start (at most "
+                + StartGates.LONGEST_WAIT.toSeconds()
+                + " s)");
+      }
     }
     return map;
   }
@@ -288,6 +301,7 @@ public record OrdersJobSettings(
     private boolean alignTransactions;
     private @Nullable Path faultChannel;
     private @Nullable URI checkpointLocation;
+    private @Nullable String startGate;
 
     private Builder() {}
 
@@ -311,6 +325,7 @@ public record OrdersJobSettings(
       alignTransactions = settings.alignTransactions;
       faultChannel = settings.faultChannel;
       checkpointLocation = settings.checkpointLocation;
+      startGate = settings.startGate;
     }
 
     /** A Hadoop catalog on the Iceberg warehouse directory {@code warehouse}. */
@@ -457,6 +472,15 @@ public record OrdersJobSettings(
       return this;
     }
 
+    /**
+     * Default none. A gate's name ({@link StartGates#newGate}): the job's first element waits until
+     * whoever starts the job opens it (at most {@link StartGates#LONGEST_WAIT}).
+     */
+    public Builder startGate(@Nullable String startGate) {
+      this.startGate = startGate;
+      return this;
+    }
+
     public OrdersJobSettings build() {
       return new OrdersJobSettings(
           catalog,
@@ -477,7 +501,8 @@ public record OrdersJobSettings(
           variant,
           alignTransactions,
           faultChannel,
-          checkpointLocation);
+          checkpointLocation,
+          startGate);
     }
   }
 }

@@ -166,7 +166,7 @@ public final class OrdersTopology {
           envelopes
               .map(
                   new OperatorFaultPoint<ChangeEnvelope>(
-                      new IsSnapshotRead(), settings.faultChannel()))
+                      new IsSnapshotRead(), settings.faultChannel(), settings.startGate()))
               .returns(envelopes.getType())
               .uid(OperatorFaultPoint.UID)
               .name("fault point " + FaultSwitchboard.OPERATOR);

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -63,6 +65,41 @@ class FaultChannelTest {
         .isEqualTo(ProcessHandle.current().pid() + "@" + firing.process().split("@", 2)[1]);
     assertThat(channel.firedAt(ID)).contains(firing.at());
     assertThat(FaultSwitchboard.firedAt(ID)).as("the local switchboard knows it too").isPresent();
+  }
+
+  @Test
+  void aJobHeldAtItsStartGateCountsItsFirstSnapshotRowsOnceTheLabArmedAndOpenedIt()
+      throws Exception {
+    String gate = StartGates.newGate();
+    OperatorFaultPoint<String> point =
+        new OperatorFaultPoint<>(element -> element.startsWith("r"), directory, gate);
+    FaultChannelWatcher.watch(directory); // as the point does when it opens
+    CompletableFuture<List<String>> job =
+        CompletableFuture.supplyAsync(
+            () -> {
+              List<String> passed = new ArrayList<>();
+              try {
+                for (int i = 1; i <= 5; i++) {
+                  passed.add(point.map("r" + i));
+                }
+              } catch (Exception e) {
+                passed.add(e.getMessage());
+              }
+              return passed;
+            });
+    Thread.sleep(200);
+    assertThat(job).as("held at the gate").isNotDone();
+
+    // as the lab does: the arming first, then the gate
+    channel.arm(FaultSwitchboard.OPERATOR, new FaultPosition.SnapshotPhase(1), "throw", ID);
+    channel.openStartGate(gate);
+
+    assertThat(job.get(5, TimeUnit.SECONDS))
+        .as("the fault counted from the first row: fired at the second")
+        .hasSize(2)
+        .first()
+        .isEqualTo("r1");
+    assertThat(channel.firing(ID)).isPresent();
   }
 
   @Test

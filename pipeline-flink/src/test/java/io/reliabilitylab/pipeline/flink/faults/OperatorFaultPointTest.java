@@ -67,6 +67,25 @@ class OperatorFaultPointTest {
   }
 
   @Test
+  void holdsTheFirstElementUntilItsStartGateOpensThenNeverAgain() throws Exception {
+    String gate = StartGates.newGate();
+    OperatorFaultPoint<String> gated =
+        new OperatorFaultPoint<>(element -> element.startsWith("r"), null, gate);
+    CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> mapQuietly(gated, "r1"));
+    Thread.sleep(200);
+    assertThat(first).as("held at the gate").isNotDone();
+
+    FaultSwitchboard.arm(
+        FaultSwitchboard.OPERATOR, new FaultPosition.SnapshotPhase(0), FaultAction.THROW, ID);
+    StartGates.open(gate);
+
+    assertThat(first.get(5, TimeUnit.SECONDS))
+        .as("armed before the gate opened: the first snapshot row fires")
+        .contains(ID);
+    assertThat(gated.map("c1")).as("the gate is passed once").isEqualTo("c1");
+  }
+
+  @Test
   void throwsInTheSynchronousPartOfCheckpointN() throws Exception {
     FaultSwitchboard.arm(
         FaultSwitchboard.OPERATOR, new FaultPosition.AtCheckpoint(2), FaultAction.THROW, ID);
@@ -140,5 +159,13 @@ class OperatorFaultPointTest {
         return 0;
       }
     };
+  }
+
+  private static String mapQuietly(OperatorFaultPoint<String> point, String element) {
+    try {
+      return point.map(element);
+    } catch (Exception e) {
+      return e.getMessage();
+    }
   }
 }
