@@ -84,9 +84,16 @@ public final class IcebergWarehouse implements AutoCloseable {
     return directory.toAbsolutePath().normalize().toUri().toString();
   }
 
-  /** A Hadoop configuration with the defaults; the local file system needs nothing more. */
+  /**
+   * A Hadoop configuration with the defaults, but a local file system that sets permissions without
+   * spawning {@code chmod} ({@link NioLocalFileSystem}). Hadoop caches one {@code file:} file
+   * system per JVM and user: the first configuration to open one decides; the lab's are all made
+   * here.
+   */
   public static Configuration hadoopConfiguration() {
-    return new Configuration();
+    Configuration configuration = new Configuration();
+    configuration.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    return configuration;
   }
 
   /** The warehouse directory. */

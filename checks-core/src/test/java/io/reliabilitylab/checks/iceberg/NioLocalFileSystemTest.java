@@ -1,0 +1,41 @@
+package io.reliabilitylab.checks.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NioLocalFileSystemTest {
+
+  @TempDir Path temp;
+
+  @Test
+  void theLabsConfigurationOpensItForFileUrisAndItSetsTheRequestedPermissions() throws Exception {
+    org.apache.hadoop.fs.Path directory = new org.apache.hadoop.fs.Path(temp.toUri() + "/d");
+    try (FileSystem fs =
+        FileSystem.newInstance(directory.toUri(), IcebergWarehouse.hadoopConfiguration())) {
+      assertThat(fs).isInstanceOf(NioLocalFileSystem.class);
+
+      assertThat(fs.mkdirs(directory, new FsPermission((short) 0750))).isTrue();
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(directory, "f");
+      try (FSDataOutputStream out =
+          fs.create(file, new FsPermission((short) 0640), false, 4096, (short) 1, 1 << 20, null)) {
+        out.write("x".getBytes(StandardCharsets.UTF_8));
+      }
+
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp.resolve("d"))))
+          .isEqualTo("rwxr-x---");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(temp.resolve("d/f"))))
+          .isEqualTo("rw-r-----");
+      assertThat(Files.exists(temp.resolve("d/.f.crc"))).as("checksummed, as file: is").isTrue();
+      assertThat(fs.getFileStatus(file).getPermission()).isEqualTo(new FsPermission((short) 0640));
+    }
+  }
+}
