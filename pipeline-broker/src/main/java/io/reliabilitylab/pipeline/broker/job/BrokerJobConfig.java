@@ -3,6 +3,7 @@ package io.reliabilitylab.pipeline.broker.job;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
+import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -95,7 +96,11 @@ public record BrokerJobConfig(
   public Map<String, String> effectiveConfiguration() {
     Map<String, String> map = new LinkedHashMap<>();
     map.put("pipeline", "broker");
-    map.put("delivery.semantics", "AT_LEAST_ONCE into Kafka, deduplicated; EXACTLY_ONCE sinks");
+    map.put(
+        "delivery.semantics",
+        settings.variant() == JobVariant.BROKEN_PUBLISHER_RESENDS
+            ? "AT_LEAST_ONCE into Kafka, not deduplicated (BROKEN: claims EXACTLY_ONCE end to end)"
+            : "AT_LEAST_ONCE into Kafka, deduplicated; EXACTLY_ONCE sinks");
     map.put("kafka.bootstrap-servers", bootstrapServers);
     map.put("kafka.topic", topic);
     map.put("kafka.dlq-topic", deadLetterTopic);
