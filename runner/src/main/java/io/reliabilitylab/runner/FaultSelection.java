@@ -3,12 +3,14 @@ package io.reliabilitylab.runner;
 import static org.apiguardian.api.API.Status.EXPERIMENTAL;
 
 import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -18,11 +20,12 @@ import org.apiguardian.api.API;
  * Reads a selection of fault variants: {@code none}, {@code all}, or a comma-separated list where a
  * fault's name selects each of its variants and {@code <fault>:<variant>} selects one; either may
  * end in {@code @<parameter>=<value>} (repeatable), which sets that spec parameter over the
- * variant's own, e.g. a longer latency.
+ * variant's own, e.g. a longer latency, or, as {@code @position=<position>}, where the fault fires.
  *
  * <pre>{@code
  * FaultSelection.parse("task-failure,savepoint-restore:older-savepoint", discovered);
  * FaultSelection.parse("network-latency:broker@latency-ms=800@jitter-ms=0", discovered);
+ * FaultSelection.parse("task-exception@position=after-event:250", discovered);
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
@@ -43,6 +46,12 @@ public final class FaultSelection {
           : fault.name() + ":" + variant.name();
     }
   }
+
+  /**
+   * The one {@code @} setting that is no spec parameter: where the fault fires ({@code
+   * @position=after-event:250}), checked against the positions the fault supports.
+   */
+  public static final String POSITION = "position";
 
   private FaultSelection() {}
 
@@ -125,9 +134,14 @@ public final class FaultSelection {
           continue;
         }
       }
+      String position = overrides.remove(POSITION);
+      FaultPosition placed = position == null ? null : positionOf(fault, position, part.strip());
       for (FaultVariant variant : variants) {
         for (Map.Entry<String, String> override : overrides.entrySet()) {
           variant = variant.with(override.getKey(), override.getValue());
+        }
+        if (placed != null) {
+          variant = variant.at(placed);
         }
         Choice choice = new Choice(fault, variant);
         if (seen.add(choice.scenarioName())) {
@@ -147,6 +161,34 @@ public final class FaultSelection {
           "No fault selected: name at least one, 'all' or 'none'; known: " + known(discovered));
     }
     return chosen;
+  }
+
+  /**
+   * {@code @position=<position>}: where the fault fires, over its variant's own position, if the
+   * fault can fire there.
+   */
+  private static FaultPosition positionOf(FaultInjector fault, String text, String selected) {
+    FaultPosition position;
+    try {
+      position = FaultPosition.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + selected + "': " + e.getMessage(), e);
+    }
+    if (!fault.supportedPositions().contains(position.kind())) {
+      throw new IllegalArgumentException(
+          "'"
+              + selected
+              + "': fault "
+              + fault.name()
+              + " cannot fire at "
+              + position.text()
+              + "; it takes positions of kind "
+              + fault.supportedPositions().stream()
+                  .map(kind -> kind.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                  .sorted()
+                  .toList());
+    }
+    return position;
   }
 
   /** The {@code @<parameter>=<value>} parts that end {@code selected}, in order. */

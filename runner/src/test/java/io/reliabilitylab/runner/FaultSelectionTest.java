@@ -89,6 +89,25 @@ class FaultSelectionTest {
   }
 
   @Test
+  void atPositionPlacesTheFaultWhereItCanFireAndNowhereElse() {
+    FaultSelection.Choice chosen =
+        FaultSelection.parse("plain@position=now@x=1", DISCOVERED).get(0);
+    assertThat(chosen.variant().fixedPosition()).contains(new FaultPosition.Now());
+    assertThat(chosen.variant().faultParameters())
+        .as("position is no spec parameter")
+        .containsExactly(Map.entry("x", "1"));
+
+    assertThatThrownBy(() -> FaultSelection.parse("plain@position=after-event:5", DISCOVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "'plain@position=after-event:5': fault plain cannot fire at after-event:5; it takes"
+                + " positions of kind [now]");
+    assertThatThrownBy(() -> FaultSelection.parse("plain@position=sometime", DISCOVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("'plain@position=sometime': Unknown fault position 'sometime'");
+  }
+
+  @Test
   void noneSelectsNothing() {
     assertThat(FaultSelection.parse("none", DISCOVERED)).isEmpty();
   }
