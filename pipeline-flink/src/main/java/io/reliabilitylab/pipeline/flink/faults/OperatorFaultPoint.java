@@ -137,6 +137,8 @@ public final class OperatorFaultPoint<T> extends RichMapFunction<T, T>
           startGate,
           StartGates.LONGEST_WAIT.toSeconds(),
           subtask());
+      // once in this JVM: a restarted task here must not wait again for a gate nobody opens
+      StartGates.open(startGate);
     }
     started = true;
   }
