@@ -67,13 +67,13 @@ final class JobFaultPoints {
     }
   }
 
-  /** Opens the job's start gate where its fault points run. */
+  /** Opens the job's start gate where its fault points run: in other JVMs or in this one. */
   void openStartGate(String gate) {
     if (channel != null) {
       channel.openStartGate(gate);
+    } else {
+      StartGates.open(gate);
     }
-    // in this JVM as well: a channel-linked point may run here too (the lab's own catalog loader)
-    StartGates.open(gate);
   }
 
   Optional<Instant> firedAt(String faultId) {
