@@ -13,7 +13,6 @@ import io.reliabilitylab.spi.fault.FaultSpec;
 import io.reliabilitylab.spi.pipeline.FaultPoints;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,7 +84,7 @@ abstract class BuiltInFault implements FaultInjector {
               + spec.position().text()
               + "; it supports "
               + supportedPositions().stream()
-                  .map(kind -> kind.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                  .map(FaultPosition.Kind::text)
                   .collect(Collectors.joining(", ")));
     }
     Set<String> unknown = new TreeSet<>(spec.parameters().keySet());

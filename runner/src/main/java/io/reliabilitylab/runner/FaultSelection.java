@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -184,7 +183,7 @@ public final class FaultSelection {
               + position.text()
               + "; it takes positions of kind "
               + fault.supportedPositions().stream()
-                  .map(kind -> kind.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                  .map(FaultPosition.Kind::text)
                   .sorted()
                   .toList());
     }

@@ -21,7 +21,6 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -161,7 +160,7 @@ public final class ExploreSpace {
 
   /** A cell's name, e.g. {@code task-exception × after-event}. */
   public static String cell(String choice, FaultPosition.Kind kind) {
-    return choice + " × " + kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    return choice + " × " + kind.text();
   }
 
   /**

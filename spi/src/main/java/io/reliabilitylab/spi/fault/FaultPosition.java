@@ -2,6 +2,7 @@ package io.reliabilitylab.spi.fault;
 
 import static org.apiguardian.api.API.Status.STABLE;
 
+import java.util.Locale;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
 
@@ -20,7 +21,12 @@ public sealed interface FaultPosition {
     AFTER_EVENT,
     AT_CHECKPOINT,
     AROUND_COMMIT,
-    SNAPSHOT_PHASE
+    SNAPSHOT_PHASE;
+
+    /** The kind as positions are written, e.g. {@code after-event}. */
+    public String text() {
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
   }
 
   Kind kind();

@@ -242,7 +242,7 @@ public final class FaultSwitchboard {
               + position.text()
               + "; it supports "
               + rules.kinds().stream()
-                  .map(kind -> kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+                  .map(FaultPosition.Kind::text)
                   .collect(Collectors.joining(", ")));
     }
     if (!rules.actions().contains(action)) {
