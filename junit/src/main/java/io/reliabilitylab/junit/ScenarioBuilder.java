@@ -51,7 +51,11 @@ public final class ScenarioBuilder {
     PlannedFault planned() {
       FaultVariant variant = choice.variant();
       return position == null
-          ? new PlannedFault(choice.fault().name(), variant.position(), variant.parameters())
+          ? new PlannedFault(
+              choice.fault().name(),
+              variant.position(),
+              variant.parameters(),
+              choice.countedFromInjection())
           : new PlannedFault(choice.fault().name(), position, variant.parameters(), true);
     }
   }
@@ -184,7 +188,8 @@ public final class ScenarioBuilder {
     if (injections.size() == 1 && injections.get(0).position() == null) {
       // as `run --faults` runs a variant: the record names it and any hazard it is known for
       FaultSelection.Choice only = injections.get(0).choice();
-      return baseline.withFaultVariant(only.fault().name(), only.variant());
+      return baseline.withFaultVariant(
+          only.fault().name(), only.variant(), only.countedFromInjection());
     }
     return baseline.withFaults(
         injections.stream().map(Injection::scenarioName).collect(Collectors.joining("+")),

@@ -20,22 +20,35 @@ import org.apiguardian.api.API;
  * fault's name selects each of its variants and {@code <fault>:<variant>} selects one; either may
  * end in {@code @<parameter>=<value>} (repeatable), which sets that spec parameter over the
  * variant's own, e.g. a longer latency, or, as {@code @position=<position>}, where the fault fires.
+ * A checkpoint number written {@code +N} counts from the fault's injection: {@code
+ * at-checkpoint:+4} is the fourth checkpoint after the latest the job had when the fault was armed.
  *
  * <pre>{@code
  * FaultSelection.parse("task-failure,savepoint-restore:older-savepoint", discovered);
  * FaultSelection.parse("network-latency:broker@latency-ms=800@jitter-ms=0", discovered);
  * FaultSelection.parse("task-exception@position=after-event:250", discovered);
+ * FaultSelection.parse("checkpoint-failure:restart-sync@position=at-checkpoint:+4", discovered);
  * }</pre>
  */
 @API(status = EXPERIMENTAL)
 public final class FaultSelection {
 
-  /** One variant of one fault, run as its own scenario. */
-  public record Choice(FaultInjector fault, FaultVariant variant) {
+  /**
+   * One variant of one fault, run as its own scenario.
+   *
+   * @param countedFromInjection whether the variant's checkpoint number counts from the fault's
+   *     injection (written {@code +N}) rather than from the job's first checkpoint
+   */
+  public record Choice(FaultInjector fault, FaultVariant variant, boolean countedFromInjection) {
 
     public Choice {
       Objects.requireNonNull(fault, "fault");
       Objects.requireNonNull(variant, "variant");
+    }
+
+    /** A variant whose checkpoint numbers, if any, count from the job's first checkpoint. */
+    public Choice(FaultInjector fault, FaultVariant variant) {
+      this(fault, variant, false);
     }
 
     /** {@code <fault>} for the default variant, else {@code <fault>:<variant>}. */
@@ -135,6 +148,7 @@ public final class FaultSelection {
       }
       String position = overrides.remove(POSITION);
       FaultPosition placed = position == null ? null : positionOf(fault, position, part.strip());
+      boolean fromInjection = placed != null && countsFromInjection(position);
       for (FaultVariant variant : variants) {
         for (Map.Entry<String, String> override : overrides.entrySet()) {
           variant = variant.with(override.getKey(), override.getValue());
@@ -142,7 +156,7 @@ public final class FaultSelection {
         if (placed != null) {
           variant = variant.at(placed);
         }
-        Choice choice = new Choice(fault, variant);
+        Choice choice = new Choice(fault, variant, fromInjection);
         if (seen.add(choice.scenarioName())) {
           chosen.add(choice);
         }
@@ -187,7 +201,24 @@ public final class FaultSelection {
                   .sorted()
                   .toList());
     }
+    if (countsFromInjection(text)
+        && !(position instanceof FaultPosition.AtCheckpoint
+            || position instanceof FaultPosition.AroundCommit)) {
+      throw new IllegalArgumentException(
+          "'"
+              + selected
+              + "': '+' counts checkpoints from the fault's injection; write "
+              + position.text()
+              + " (event and snapshot-row counts always start at the injection)");
+    }
     return position;
+  }
+
+  /**
+   * Whether {@code position} numbers its checkpoint from the injection: {@code at-checkpoint:+4}.
+   */
+  private static boolean countsFromInjection(String position) {
+    return position.strip().matches("[a-z-]+:\\+.*");
   }
 
   /** The {@code @<parameter>=<value>} parts that end {@code selected}, in order. */

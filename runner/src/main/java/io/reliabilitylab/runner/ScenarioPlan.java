@@ -155,6 +155,15 @@ public record ScenarioPlan(
    * {@code <fault>:<variant>} otherwise.
    */
   public ScenarioPlan withFaultVariant(String fault, FaultVariant chosen) {
+    return withFaultVariant(fault, chosen, false);
+  }
+
+  /**
+   * As {@link #withFaultVariant(String, FaultVariant)}, the variant's checkpoint number counted
+   * from the fault's injection when {@code countedFromInjection} (see {@link PlannedFault}).
+   */
+  public ScenarioPlan withFaultVariant(
+      String fault, FaultVariant chosen, boolean countedFromInjection) {
     boolean standard = FaultVariant.DEFAULT.equals(chosen.name());
     Map<String, String> withVariants = new LinkedHashMap<>(options);
     withVariants.putAll(chosen.pipelineOptions());
@@ -166,7 +175,9 @@ public record ScenarioPlan(
         withVariants,
         startTimeout,
         catchUpTimeout,
-        List.of(new PlannedFault(fault, chosen.position(), chosen.faultParameters())),
+        List.of(
+            new PlannedFault(
+                fault, chosen.position(), chosen.faultParameters(), countedFromInjection)),
         chosen.name(),
         chosen.knownHazard(),
         List.of());

@@ -108,6 +108,42 @@ class FaultSelectionTest {
   }
 
   @Test
+  void aPlusCountsTheCheckpointFromTheFaultsInjection() {
+    FaultInjector checkpointed =
+        fault("checkpointed", List.of(), Set.of(FaultPosition.Kind.AT_CHECKPOINT));
+    List<FaultInjector> discovered = List.of(checkpointed);
+
+    FaultSelection.Choice relative =
+        FaultSelection.parse("checkpointed@position=at-checkpoint:+4", discovered).get(0);
+    assertThat(relative.countedFromInjection()).isTrue();
+    assertThat(relative.variant().fixedPosition()).contains(new FaultPosition.AtCheckpoint(4));
+    PlannedFault planned =
+        ScenarioPlan.of("direct", "baseline", 42, 100)
+            .withFaultVariant("checkpointed", relative.variant(), relative.countedFromInjection())
+            .faults()
+            .get(0);
+    assertThat(planned.resolvedPosition(17)).isEqualTo(new FaultPosition.AtCheckpoint(21));
+
+    FaultSelection.Choice absolute =
+        FaultSelection.parse("checkpointed@position=at-checkpoint:4", discovered).get(0);
+    assertThat(absolute.countedFromInjection()).isFalse();
+    assertThat(FaultSelection.parse("checkpointed", discovered).get(0).countedFromInjection())
+        .isFalse();
+
+    assertThatThrownBy(() -> FaultSelection.parse("plain@position=now:+1", DISCOVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("'plain@position=now:+1': Unknown fault position");
+    FaultInjector counting = fault("counting", List.of(), Set.of(FaultPosition.Kind.AFTER_EVENT));
+    assertThatThrownBy(
+            () -> FaultSelection.parse("counting@position=after-event:+5", List.of(counting)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "'counting@position=after-event:+5': '+' counts checkpoints from the fault's"
+                + " injection; write after-event:5 (event and snapshot-row counts always start at"
+                + " the injection)");
+  }
+
+  @Test
   void noneSelectsNothing() {
     assertThat(FaultSelection.parse("none", DISCOVERED)).isEmpty();
   }
@@ -172,7 +208,17 @@ class FaultSelectionTest {
   }
 
   private static FaultInjector fault(String name, List<FaultVariant> extra) {
+    return fault(name, extra, Set.of(FaultPosition.Kind.NOW));
+  }
+
+  private static FaultInjector fault(
+      String name, List<FaultVariant> extra, Set<FaultPosition.Kind> positions) {
     return new FaultInjector() {
+      @Override
+      public Set<FaultPosition.Kind> supportedPositions() {
+        return positions;
+      }
+
       @Override
       public String name() {
         return name;

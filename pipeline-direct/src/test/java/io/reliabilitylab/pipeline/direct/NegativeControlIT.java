@@ -102,12 +102,15 @@ class NegativeControlIT {
         run(
             "job.variant=broken-changelog-at-least-once",
             "--faults",
-            // the throw two thirds into its segment (not after its 100th change): by then a
-            // checkpoint holding changelog files has completed, also on a loaded machine, so the
-            // restore has files to commit again
+            // Each fault fires well inside its segment, so that the checkpoint restored holds
+            // changelog files to commit again also on a loaded machine: the throw two thirds in
+            // (not after the 100th change), the others at the fourth checkpoint after their
+            // arming (the default, the second, can restore one whose barrier preceded every change
+            // of the segment when the job lags its writer)
             "task-exception:default@position=after-event:200,task-failure:default,"
-                + "coordinator-failure:default,"
-                + "checkpoint-failure:restart-sync,sink-commit-failure:fail-after-swap");
+                + "coordinator-failure:default@position=at-checkpoint:+4,"
+                + "checkpoint-failure:restart-sync@position=at-checkpoint:+4,"
+                + "sink-commit-failure:fail-after-swap@position=at-checkpoint:+4");
 
     assertThat(runs.get("baseline").summary().verdict()).isEqualTo(Verdict.PASSED);
     for (String fault :

@@ -293,7 +293,9 @@ public final class Suite {
       List<ScenarioPlan> plans = new ArrayList<>();
       plans.add(baseline);
       for (FaultSelection.Choice choice : chosenFaults) {
-        plans.add(baseline.withFaultVariant(choice.fault().name(), choice.variant()));
+        plans.add(
+            baseline.withFaultVariant(
+                choice.fault().name(), choice.variant(), choice.countedFromInjection()));
       }
       for (Exercise exercise : chosenExercises) {
         plans.add(baseline.withExercise(exercise.name(), exercise.options()));
