@@ -12,7 +12,6 @@ import io.reliabilitylab.pipeline.flink.sink.JobVariant;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -163,80 +162,7 @@ public record OrdersJobSettings(
    * parallelism, sinks and fault points. No secrets.
    */
   public Map<String, String> effectiveConfiguration() {
-    Map<String, String> map = new LinkedHashMap<>();
-    map.put("execution.checkpointing.interval", checkpointInterval.toString());
-    map.put("execution.checkpointing.mode", "EXACTLY_ONCE");
-    map.put("execution.checkpointing.timeout", checkpointTimeout.toString());
-    map.put(
-        "execution.checkpointing.tolerable-failed-checkpoints",
-        Integer.toString(tolerableCheckpointFailures));
-    map.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-    map.put("execution.checkpointing.dir", checkpointStorageUri().toString());
-    map.put(
-        "state.storage.fs.memory-threshold", taskStateInFiles ? "0 b" : "Flink default (20 kb)");
-    map.put("restart-strategy.type", "fixed-delay");
-    map.put("restart-strategy.fixed-delay.attempts", Integer.toString(restartAttempts));
-    map.put("restart-strategy.fixed-delay.delay", restartDelay.toString());
-    map.put("parallelism.default", Integer.toString(parallelism));
-    map.put("sink", "iceberg-flink-1.20 FlinkSink (v1 sink API), format v2");
-    catalog.recorded().forEach((key, value) -> map.put("sink." + key, value));
-    map.put("sink.current.table", namespace + "." + OrdersTables.CURRENT);
-    map.put(JobVariant.OPTION, variant.text());
-    map.put(
-        TRANSACTIONS_OPTION,
-        alignTransactions
-            ? "aligned (each source transaction held whole until the change log shows it complete)"
-            : "as-read (a commit may end inside a source transaction)");
-    map.put(
-        "sink.current.mode",
-        switch (variant) {
-          case BROKEN_CURRENT_APPEND ->
-              "append (BROKEN: deletes and update-befores dropped, old rows never deleted)";
-          case BROKEN_CURRENT_SPLIT_COMMIT ->
-              "upsert, equality fields [order_id] (BROKEN: each commit's equality deletes"
-                  + " committed in a snapshot of their own, ahead of its rows)";
-          case BROKEN_CURRENT_COMMIT_PER_WRITER ->
-              "upsert, equality fields [order_id] (BROKEN: each checkpoint committed one writer's"
-                  + " files at a time)";
-          default -> "upsert, equality fields [order_id]";
-        });
-    map.put("sink.current.uid-prefix", currentUidPrefix);
-    map.put("sink.changelog.table", namespace + "." + OrdersTables.CHANGELOG);
-    map.put(
-        "sink.changelog.mode",
-        variant == JobVariant.BROKEN_CHANGELOG_AT_LEAST_ONCE
-            ? "append (BROKEN: a restored checkpoint's files committed again, unchecked)"
-            : "append");
-    if (variant == JobVariant.BROKEN_SOURCE_NOT_RESTORED) {
-      map.put("source.uid", "new on every build (BROKEN: source state never restored)");
-    }
-    map.put("sink.changelog.uid-prefix", changelogUidPrefix);
-    map.put("sink.format-version", "2");
-    map.put("sink.partitioning", "none");
-    map.put("sink." + MAX_CONTINUOUS_EMPTY_COMMITS, Integer.toString(maxContinuousEmptyCommits));
-    if (catalog.commitsAcrossProcesses()) {
-      new java.util.TreeMap<>(SERVICE_COMMIT_RETRIES)
-          .forEach((key, value) -> map.put("sink." + key, value));
-    }
-    map.put(
-        "fault-points",
-        faultPoints ? "on (no-ops until armed): " + String.join(", ", faultPointNames()) : "off");
-    if (faultPoints) {
-      map.put(
-          "fault-points.armed-through",
-          faultChannel == null
-              ? "the lab's JVM (in-JVM switchboard)"
-              : "fault channel " + faultChannel.toAbsolutePath().normalize());
-      if (startGate != null) {
-        map.put(
-            "fault-points.start-gate",
-            "the job's first element waits until the lab armed the faults placed at the job's"
-                + " start (at most "
-                + StartGates.LONGEST_WAIT.toSeconds()
-                + " s)");
-      }
-    }
-    return map;
+    return EffectiveJobConfiguration.of(this);
   }
 
   /**
