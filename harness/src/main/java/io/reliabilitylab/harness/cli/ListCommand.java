@@ -10,6 +10,7 @@ import io.reliabilitylab.runner.discovery.PluginClassLoader;
 import io.reliabilitylab.runner.discovery.PluginOrigin;
 import io.reliabilitylab.spi.Named;
 import io.reliabilitylab.spi.fault.FaultInjector;
+import io.reliabilitylab.spi.fault.FaultPosition;
 import io.reliabilitylab.spi.fault.FaultVariant;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,8 +41,9 @@ import picocli.CommandLine.Spec;
       "Plugins are found on the lab's class path (built-in) and on the plugin path: the"
           + " plugins/ directory next to reliability-lab.jar, $SRL_PLUGIN_PATH and --plugin-path."
           + " They are grouped, each with its description and where it came from; faults also"
-          + " show the pipeline capabilities they require. Add --json for a machine-readable"
-          + " listing.",
+          + " show the pipeline capabilities they require, the kinds of position they fire at"
+          + " (for --faults <fault>@position=...) and their variants. Add --json for a"
+          + " machine-readable listing.",
       "Exits with 2 when a plugin jar or a registered plugin is broken, badly named or shares its"
           + " name with another (the problems are listed)."
     })
@@ -121,6 +123,10 @@ final class ListCommand implements Callable<Integer> {
                       ? "(requires no capability)"
                       : "(requires: " + String.join(", ", requires) + ")");
         }
+        List<String> positions = entry.positions();
+        if (positions != null) {
+          line.append("  (fires at: ").append(String.join(", ", positions)).append(')');
+        }
         line.append("  [").append(entry.origin().text()).append(']');
         out.println(line);
         // A fault with only its plain variant needs no second line.
@@ -152,6 +158,10 @@ final class ListCommand implements Callable<Integer> {
         List<String> requires = entry.requires();
         if (requires != null) {
           fields.put("required_capabilities", requires);
+        }
+        List<String> positions = entry.positions();
+        if (positions != null) {
+          fields.put("positions", positions);
         }
         if (!entry.variants().isEmpty()) {
           List<Map<String, Object>> variants = new ArrayList<>();
@@ -197,6 +207,7 @@ final class ListCommand implements Callable<Integer> {
               plugin.name(),
               Errors.oneLine(plugin.description()),
               requires.apply(plugin),
+              plugin instanceof FaultInjector fault ? positions(fault) : null,
               plugin.getClass().getName(),
               PluginOrigin.of(plugin.getClass()),
               plugin instanceof FaultInjector fault ? fault.variants() : List.of()));
@@ -208,12 +219,18 @@ final class ListCommand implements Callable<Integer> {
     return fault.requiredCapabilities().stream().map(Class::getSimpleName).sorted().toList();
   }
 
+  /** The kinds of position a fault fires at, in the order {@link FaultPosition.Kind} lists them. */
+  private static List<String> positions(FaultInjector fault) {
+    return fault.supportedPositions().stream().sorted().map(FaultPosition.Kind::text).toList();
+  }
+
   private record Group(String title, List<Entry> entries, List<DiscoveryProblem> problems) {}
 
   private record Entry(
       String name,
       String description,
       @Nullable List<String> requires,
+      @Nullable List<String> positions,
       String className,
       PluginOrigin origin,
       List<FaultVariant> variants) {}

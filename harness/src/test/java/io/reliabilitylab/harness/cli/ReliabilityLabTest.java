@@ -222,7 +222,7 @@ class ReliabilityLabTest {
               "",
               "Faults (1):",
               "  test-fault  Pretends to stop a TaskManager.  (requires: JobControl,"
-                  + " TaskManagerControl)"
+                  + " TaskManagerControl)  (fires at: now)"
                   + origin,
               "",
               "Checks (2):",
@@ -251,6 +251,8 @@ class ReliabilityLabTest {
       assertThat(fault.path("description").asText()).isEqualTo("Pretends to stop a TaskManager.");
       assertThat(fault.path("required_capabilities").toString())
           .isEqualTo("[\"JobControl\",\"TaskManagerControl\"]");
+      assertThat(fault.path("positions").toString()).isEqualTo("[\"now\"]");
+      assertThat(json.path("checks").get(0).has("positions")).isFalse();
       assertThat(json.path("checks").findValuesAsText("name")).containsExactly("alpha", "beta");
       assertThat(json.path("checks").get(1).path("description").asText())
           .isEqualTo("The second check, alphabetically.");
