@@ -42,6 +42,8 @@ public final class IcebergWarehouse implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(IcebergWarehouse.class);
 
+  private static final Configuration HADOOP_DEFAULTS = loadedDefaults();
+
   private final Path directory;
   private final HadoopCatalog catalog;
 
@@ -88,11 +90,22 @@ public final class IcebergWarehouse implements AutoCloseable {
    * A Hadoop configuration with the defaults, but a local file system that sets permissions without
    * spawning {@code chmod} ({@link NioLocalFileSystem}). Hadoop caches one {@code file:} file
    * system per JVM and user: the first configuration to open one decides; the lab's are all made
-   * here.
+   * here. Each is a copy of one loaded template: a new configuration parses Hadoop's default XML
+   * resources again the first time it is read, and the lab makes one per catalog and table loader.
    */
   public static Configuration hadoopConfiguration() {
+    Configuration configuration = new Configuration(HADOOP_DEFAULTS);
+    // as a new one would: the caller's context class loader (a job's, on a TaskManager), not the
+    // one current when the template was made
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    configuration.setClassLoader(context != null ? context : Configuration.class.getClassLoader());
+    return configuration;
+  }
+
+  private static Configuration loadedDefaults() {
     Configuration configuration = new Configuration();
     configuration.set("fs.file.impl", NioLocalFileSystem.class.getName());
+    configuration.size(); // loads the default resources now, so that each copy takes them parsed
     return configuration;
   }
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -15,6 +16,28 @@ import org.junit.jupiter.api.io.TempDir;
 class NioLocalFileSystemTest {
 
   @TempDir Path temp;
+
+  @Test
+  void eachConfigurationIsAnIndependentCopyWithTheCallersClassLoader() throws Exception {
+    Configuration first = IcebergWarehouse.hadoopConfiguration();
+    first.set("fs.file.impl", "somewhere.Else");
+    first.set("lab.test.key", "changed");
+
+    ClassLoader own = new java.net.URLClassLoader(new java.net.URL[0], getClass().getClassLoader());
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(own);
+    Configuration second;
+    try {
+      second = IcebergWarehouse.hadoopConfiguration();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+    assertThat(second.get("fs.file.impl")).isEqualTo(NioLocalFileSystem.class.getName());
+    assertThat(second.get("lab.test.key")).isNull();
+    assertThat(second.get("fs.defaultFS")).as("Hadoop's defaults").isEqualTo("file:///");
+    assertThat(second.getClassLoader()).isSameAs(own);
+  }
 
   @Test
   void theLabsConfigurationOpensItForFileUrisAndItSetsTheRequestedPermissions() throws Exception {
