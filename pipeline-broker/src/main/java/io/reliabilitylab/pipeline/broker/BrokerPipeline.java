@@ -8,9 +8,6 @@ import io.reliabilitylab.pipeline.broker.kafka.KafkaBrokerProcess;
 import io.reliabilitylab.pipeline.broker.kafka.KafkaTopics;
 import io.reliabilitylab.pipeline.broker.kafka.LabKafkaBroker;
 import io.reliabilitylab.pipeline.broker.source.DebeziumPublisher;
-import io.reliabilitylab.pipeline.broker.source.OffsetSnapshot;
-import io.reliabilitylab.pipeline.broker.source.PoisonEvidence;
-import io.reliabilitylab.pipeline.broker.source.RewindEvidence;
 import io.reliabilitylab.pipeline.flink.FlinkPipeline;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
@@ -39,11 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.JobID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -96,12 +90,8 @@ final class BrokerPipeline extends FlinkPipeline
   private final BrokerJob brokerJob;
   private final DeadLetterLog deadLetters;
   private final Heartbeats heartbeats;
+  private final DebeziumConnectorControl connector;
   private final List<LinkageRecord> observations = new CopyOnWriteArrayList<>();
-  private final Map<String, CompletableFuture<PoisonEvidence>> poisons = new ConcurrentHashMap<>();
-  private final Map<String, OffsetSnapshot> marks = new ConcurrentHashMap<>();
-  private final AtomicInteger markCount = new AtomicInteger();
-  private volatile @Nullable RewindEvidence lastRewind;
-  private final Connector connector = new Connector();
   private final String labBootstrap;
 
   BrokerPipeline(
@@ -117,6 +107,7 @@ final class BrokerPipeline extends FlinkPipeline
     this.publisher = publisher;
     this.topics = topics;
     this.brokerJob = job;
+    this.connector = new DebeziumConnectorControl(publisher);
     // the lab's own clients reach the broker directly, never through a proxy a fault impairs
     this.labBootstrap =
         broker != null ? broker.bootstrapServers() : job.config().bootstrapServers();
@@ -432,92 +423,6 @@ final class BrokerPipeline extends FlinkPipeline
       throw new UnsupportedOperationException("The dedup counter is read through Flink's REST API");
     }
     return rest.operatorMetricSum(currentJobId(), metric);
-  }
-
-  /**
-   * The Debezium engine as {@link SourceConnectorControl} (its stop and start are not the
-   * broker's).
-   */
-  private final class Connector implements SourceConnectorControl {
-
-    @Override
-    public String status() {
-      return publisher.status();
-    }
-
-    @Override
-    public void stop() {
-      publisher.stop();
-    }
-
-    @Override
-    public void start() {
-      publisher.start();
-    }
-
-    @Override
-    public long published() {
-      return publisher.stats().changes();
-    }
-
-    @Override
-    public void corruptNext(long k, String faultId) {
-      poisons.put(faultId, publisher.corruptNext(k));
-    }
-
-    @Override
-    public Optional<CorruptedRecord> corrupted(String faultId) {
-      CompletableFuture<PoisonEvidence> pending = poisons.get(faultId);
-      if (pending == null || !pending.isDone() || pending.isCompletedExceptionally()) {
-        return Optional.empty();
-      }
-      PoisonEvidence poison = pending.join();
-      return Optional.of(
-          new CorruptedRecord(
-              poison.topic(),
-              poison.partition(),
-              poison.offset(),
-              poison.timestampMs(),
-              "order_id=" + poison.orderId(),
-              poison.valueSha256(),
-              poison.valueLength(),
-              null,
-              poison.publishedAt()));
-    }
-
-    @Override
-    public String markOffsets() {
-      String mark = "offsets-" + markCount.incrementAndGet();
-      marks.put(mark, publisher.snapshotOffsets());
-      return mark;
-    }
-
-    @Override
-    public void restartFrom(String mark) {
-      OffsetSnapshot snapshot = marks.get(mark);
-      if (snapshot == null) {
-        throw new IllegalArgumentException(
-            "No offsets mark '" + mark + "'; marks taken: " + marks.keySet());
-      }
-      lastRewind = publisher.restartFrom(snapshot);
-    }
-
-    @Override
-    public long republished() {
-      return publisher.replayedCount();
-    }
-
-    @Override
-    public boolean caughtUp() {
-      RewindEvidence rewind = lastRewind;
-      if (rewind == null || rewind.highWaterMark() == null) {
-        return rewind != null;
-      }
-      return publisher
-          .lastPosition()
-          .map(position -> position.compareTo(rewind.highWaterMark()) >= 0)
-          .orElse(false);
-    }
   }
 
   @Override
