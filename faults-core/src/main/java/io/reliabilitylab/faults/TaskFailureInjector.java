@@ -23,7 +23,6 @@ import io.reliabilitylab.spi.pipeline.ReplicationSlotAccess;
 import io.reliabilitylab.spi.pipeline.SourceHeartbeats;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -33,7 +32,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apiguardian.api.API;
 import org.jspecify.annotations.Nullable;
@@ -48,9 +46,11 @@ import org.jspecify.annotations.Nullable;
  * {@code process-pause}: on a cluster whose TaskManagers are processes, see {@link
  * TaskManagerProcessFaults}).
  *
- * <p>At {@code snapshot-phase:K} (needs the {@code operator} fault point as well) the operator
- * point holds the element after K snapshot rows, so the job is provably inside its snapshot phase,
- * and the TaskManager is terminated then; the hold is released right after.
+ * <p>At {@code snapshot-phase:K} or {@code after-event:K} (needs the {@code operator} fault point
+ * as well) the operator point holds the element after K snapshot rows, so the job is provably
+ * inside its snapshot phase, or after K changes of the fault's segment, so the TaskManager is lost
+ * while they stream and not before the first; it is terminated then and the hold released right
+ * after ({@link TaskManagerLossAtPosition}).
  *
  * <p>Proof: the terminated TaskManager is gone from the job's TaskManagers and the restart count
  * rose (a lost TaskManager may cost more than one restart attempt, so at least one). On an embedded
@@ -124,7 +124,8 @@ public final class TaskFailureInjector extends BuiltInFault {
 
   @Override
   public Set<FaultPosition.Kind> supportedPositions() {
-    return EnumSet.of(FaultPosition.Kind.NOW, FaultPosition.Kind.SNAPSHOT_PHASE);
+    return EnumSet.of(
+        FaultPosition.Kind.NOW, FaultPosition.Kind.AFTER_EVENT, FaultPosition.Kind.SNAPSHOT_PHASE);
   }
 
   /**
@@ -174,6 +175,7 @@ public final class TaskFailureInjector extends BuiltInFault {
       return Set.of(TaskManagerProcessControl.class);
     }
     return spec.position() instanceof FaultPosition.SnapshotPhase
+            || spec.position() instanceof FaultPosition.AfterEvent
         ? Set.of(FaultPoints.class)
         : Set.of();
   }
@@ -195,8 +197,9 @@ public final class TaskFailureInjector extends BuiltInFault {
     FaultSpec spec = context.spec();
     String replacement = choice(spec, REPLACEMENT, "after", Set.of("after", "before", "none"));
     TaskManagerControl control = view.taskManagers().orElseThrow();
-    if (spec.position() instanceof FaultPosition.SnapshotPhase phase) {
-      return inTheSnapshotPhase(context, view, control, replacement, phase);
+    if (spec.position() instanceof FaultPosition.SnapshotPhase
+        || spec.position() instanceof FaultPosition.AfterEvent) {
+      return TaskManagerLossAtPosition.inject(context, view, control, replacement);
     }
     List<String> running = control.taskManagers();
     if (running.isEmpty()) {
@@ -259,142 +262,6 @@ public final class TaskFailureInjector extends BuiltInFault {
         .healing(
             () -> {
               // heal only what is still broken: a job left with no TaskManager at all
-              if (replacementId.get() == null && control.taskManagers().isEmpty()) {
-                replacementId.set(control.startReplacement());
-              }
-            })
-        .build();
-  }
-
-  private static final Duration LATCH_POLL = Duration.ofMillis(20);
-
-  /** The fault id of the operator stall that marks the snapshot position, from the fault's id. */
-  static String latchId(String faultId) {
-    return faultId + "-latch";
-  }
-
-  /**
-   * The TaskManager is lost at a snapshot position: the operator point stalls the element after K
-   * snapshot rows (a latch that holds the job inside its snapshot phase), then the TaskManager
-   * running the job's tasks is terminated and the latch released, by a thread of the fault's own as
-   * soon as the latch closed.
-   */
-  private static FaultHandle inTheSnapshotPhase(
-      FaultContext context,
-      PipelineView view,
-      TaskManagerControl control,
-      String replacement,
-      FaultPosition.SnapshotPhase phase) {
-    FaultSpec spec = context.spec();
-    Optional<FaultHandle> skipped = skipIfPointMissing(context, view, OPERATOR);
-    if (skipped.isPresent()) {
-      return skipped.get();
-    }
-    FaultPoints points = view.faultPoints().orElseThrow();
-    String latch = latchId(spec.id());
-    // armed first: the job reads its snapshot while the baseline is observed (slower through a
-    // REST catalog), and a latch armed after row K would never close; a closed latch only holds
-    // the task, and nothing is terminated before the baseline is taken
-    points.arm(OPERATOR, phase, STALL, latch);
-    Observation baseline = view.observe();
-    Map<String, String> details = new LinkedHashMap<>();
-    details.put("position", phase.text());
-    details.put("latch_fault_id", latch);
-    details.put(REPLACEMENT, replacement);
-    claimBoundary(context.pipeline().effectiveConfiguration())
-        .ifPresent(boundary -> details.put("claim_boundary", boundary));
-    AtomicReference<@Nullable String> replacementId = new AtomicReference<>();
-    AtomicReference<@Nullable ProofRule> lost = new AtomicReference<>();
-    Map<String, String> learnt = new ConcurrentHashMap<>();
-    AtomicReference<@Nullable String> watchProblem = new AtomicReference<>();
-    // The loss follows the latch at once, from a thread of the fault's own: the job must not sit
-    // held (its checkpoints expiring) until the lab next looks at the fault.
-    Runnable loseWhenLatched =
-        () -> {
-          long deadline = System.nanoTime() + context.timeout().toNanos();
-          try {
-            while (System.nanoTime() < deadline) {
-              Optional<Instant> latched = points.firedAt(latch);
-              List<String> running = latched.isPresent() ? control.taskManagers() : List.of();
-              if (!running.isEmpty()) {
-                String victim = spec.parameter(TASK_MANAGER, running.get(0));
-                if ("before".equals(replacement)) {
-                  replacementId.set(control.startReplacement());
-                }
-                control.terminate(victim);
-                Instant terminatedAt = context.clock().instant();
-                points.disarm(latch);
-                if ("after".equals(replacement)) {
-                  try {
-                    replacementId.set(control.startReplacement());
-                  } catch (Exception e) {
-                    learnt.put("replacement_problem", e.toString());
-                  }
-                }
-                learnt.put("task_manager", victim);
-                learnt.put("task_managers_before", String.join(",", running));
-                learnt.put("snapshot_latch_closed_at", latched.orElseThrow().toString());
-                learnt.put("terminated_at", terminatedAt.toString());
-                if (replacementId.get() != null) {
-                  learnt.put("replacement_task_manager", replacementId.get());
-                }
-                lost.set(lostTaskManager(victim, terminatedAt));
-                return;
-              }
-              Thread.sleep(LATCH_POLL.toMillis());
-            }
-            watchProblem.set(
-                "the job did not read "
-                    + (phase.rows() + 1)
-                    + " snapshot rows within "
-                    + context.timeout()
-                    + ", so no TaskManager was terminated");
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          } catch (Exception e) {
-            watchProblem.set("terminating the TaskManager after the latch failed: " + e);
-          }
-        };
-    Thread watcher = new Thread(loseWhenLatched, "srl-" + spec.id() + "-latch");
-    watcher.setDaemon(true);
-    watcher.start();
-    ProofRule proof =
-        (before, now) -> {
-          ProofRule rule = lost.get();
-          if (rule == null) {
-            String problem = watchProblem.get();
-            if (problem != null) {
-              return ProofVerdict.refuted(problem);
-            }
-            return ProofVerdict.pending(
-                points.firedAt(latch).isPresent()
-                    ? "the latch closed; the TaskManager is being terminated"
-                    : "the job has not read " + (phase.rows() + 1) + " snapshot rows yet");
-          }
-          ProofVerdict verdict = rule.judge(before, now);
-          if (verdict instanceof ProofVerdict.Proven proven) {
-            List<String> proofs = new ArrayList<>(proven.proofs());
-            proofs.add(
-                0,
-                "the operator point held the job after "
-                    + phase.rows()
-                    + " snapshot rows at "
-                    + learnt.get("snapshot_latch_closed_at")
-                    + ", inside its snapshot phase, when the TaskManager was terminated");
-            Map<String, String> all = new LinkedHashMap<>(learnt);
-            all.putAll(proven.details());
-            return ProofVerdict.proven(proven.firedAt(), proofs, all);
-          }
-          return verdict;
-        };
-    return ProvenFault.builder(context, view, baseline)
-        .what("terminates the TaskManager after " + phase.rows() + " snapshot rows")
-        .details(details)
-        .proof(proof)
-        .healing(
-            () -> {
-              watcher.interrupt();
-              points.disarm(latch);
               if (replacementId.get() == null && control.taskManagers().isEmpty()) {
                 replacementId.set(control.startReplacement());
               }

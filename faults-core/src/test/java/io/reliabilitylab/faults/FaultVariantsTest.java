@@ -305,6 +305,31 @@ class FaultVariantsTest {
   }
 
   @Test
+  void aTaskManagerIsLostOnlyOnceTheChangesOfItsPositionPassed() throws Exception {
+    SimulatedPipeline pipeline = track(SimulatedPipeline.running());
+
+    try (FaultHandle handle =
+        inject(
+            new TaskFailureInjector(),
+            pipeline,
+            new FaultPosition.AfterEvent(pipeline.eventCount() + 400),
+            Map.of())) {
+      assertThat(pipeline.taskManagers()).as("nothing lost on injection").containsExactly("tm-1");
+      FaultEvidence evidence = handle.awaitFired(WAIT);
+
+      assertThat(evidence.status()).as("%s", evidence).isEqualTo(FaultStatus.FIRED);
+      assertThat(pipeline.eventCount()).isGreaterThan(400);
+      assertThat(evidence.details())
+          .containsEntry("task_manager", "tm-1")
+          .containsKeys("latch_closed_at", "terminated_at", "replacement_task_manager");
+      assertThat(evidence.proofs().get(0))
+          .containsPattern("held the job after \\d+ changes at .*, while the changes streamed");
+      assertThat(pipeline.armedIds()).as("the latch is released").isEmpty();
+      assertThat(handle.awaitRecovery(WAIT).recovered()).isTrue();
+    }
+  }
+
+  @Test
   void aTaskManagerIsLostOnlyOnceTheSnapshotPositionIsReached() throws Exception {
     SimulatedPipeline pipeline = track(SimulatedPipeline.running());
 

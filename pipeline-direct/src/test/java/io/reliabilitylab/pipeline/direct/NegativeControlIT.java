@@ -103,11 +103,14 @@ class NegativeControlIT {
             "job.variant=broken-changelog-at-least-once",
             "--faults",
             // Each fault fires well inside its segment, so that the checkpoint restored holds
-            // changelog files to commit again also on a loaded machine: the throw two thirds in
-            // (not after the 100th change), the others at the fourth checkpoint after their
-            // arming (the default, the second, can restore one whose barrier preceded every change
-            // of the segment when the job lags its writer)
-            "task-exception:default@position=after-event:200,task-failure:default,"
+            // changelog files to commit again also on a loaded machine: the throw and the lost
+            // TaskManager two thirds in (the throw's default is the 100th change; the loss's,
+            // now, restores a checkpoint of the baseline, whose files a slow reconciliation let
+            // two checkpoints clear), the others at the fourth checkpoint after their arming (the
+            // default, the second, can restore one whose barrier preceded every change of the
+            // segment when the job lags its writer)
+            "task-exception:default@position=after-event:200,"
+                + "task-failure:default@position=after-event:200,"
                 + "coordinator-failure:default@position=at-checkpoint:+4,"
                 + "checkpoint-failure:restart-sync@position=at-checkpoint:+4,"
                 + "sink-commit-failure:fail-after-swap@position=at-checkpoint:+4");
