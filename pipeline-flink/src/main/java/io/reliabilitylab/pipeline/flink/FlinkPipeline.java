@@ -1,15 +1,9 @@
 package io.reliabilitylab.pipeline.flink;
 
 import io.reliabilitylab.pipeline.flink.catalog.EmbeddedSinkCatalog;
-import io.reliabilitylab.pipeline.flink.cluster.ClusterLease;
 import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterRunner;
-import io.reliabilitylab.pipeline.flink.cluster.MiniClusterSettings;
 import io.reliabilitylab.pipeline.flink.cluster.ProcessFlinkCluster;
 import io.reliabilitylab.pipeline.flink.cluster.RestFlinkCluster;
-import io.reliabilitylab.pipeline.flink.cluster.RetainedCheckpoints;
-import io.reliabilitylab.pipeline.flink.cluster.SharedMiniClusters;
-import io.reliabilitylab.pipeline.flink.cluster.SharedProcessClusters;
 import io.reliabilitylab.pipeline.flink.job.OrdersJob;
 import io.reliabilitylab.pipeline.flink.job.OrdersJobSettings;
 import io.reliabilitylab.spi.data.CommitConsistency;
@@ -22,7 +16,6 @@ import io.reliabilitylab.spi.pipeline.JobFailure;
 import io.reliabilitylab.spi.pipeline.JobManagerControl;
 import io.reliabilitylab.spi.pipeline.JobState;
 import io.reliabilitylab.spi.pipeline.JobSubmittedListener;
-import io.reliabilitylab.spi.pipeline.LabOptions;
 import io.reliabilitylab.spi.pipeline.NetworkLink;
 import io.reliabilitylab.spi.pipeline.PipelineCapability;
 import io.reliabilitylab.spi.pipeline.PipelineConfig;
@@ -37,8 +30,6 @@ import io.reliabilitylab.spi.pipeline.TableMaintenance;
 import io.reliabilitylab.spi.pipeline.TaskManagerControl;
 import io.reliabilitylab.spi.pipeline.TaskManagerProcessControl;
 import io.reliabilitylab.spi.pipeline.ZooKeeperNetworkLink;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -49,7 +40,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -105,54 +95,33 @@ public abstract class FlinkPipeline
           + " (ZooKeeper and the HA storage go with them); the job is restored from its retained"
           + " checkpoint on a new cluster; the machine and its disks stay up";
 
-  // Replaced by a fresh MiniCluster when the job is restored after the cluster was lost.
-  private volatile FlinkCluster cluster;
-  private volatile boolean clusterLost;
-  private volatile OrdersJob job;
-  // Changes when the job is restored from a savepoint or retained checkpoint as a new job.
-  private volatile JobID jobId;
-  // When the current job's submission returned (a pipeline is built right after it), for the log
-  // line that measures job start to streaming.
-  private volatile long submittedNanos = System.nanoTime();
+  // Cluster, job and job id change on a restore and a cluster loss: asked of it on every use.
+  private final DeployedJob deployed;
+  private final JobStatusQueries jobStatus;
   protected final PipelineConfig config;
   private final SinkTableAccess tables;
   private final EmbeddedTaskManagers embeddedTaskManagers;
   private final ProcessTaskManagers processTaskManagers;
   private final ProcessJobManagers processJobManagers;
   private final JobFaultPoints faultPoints;
-  // The lab's proxies the pipeline's connections go through, when a network fault needs them.
-  private volatile PipelineProxies proxies = PipelineProxies.none();
+  private final NetworkLinks links;
 
   protected FlinkPipeline(FlinkCluster cluster, OrdersJob job, JobID jobId, PipelineConfig config) {
-    this.cluster = cluster;
-    this.job = job;
-    this.jobId = jobId;
+    this.deployed = new DeployedJob(cluster, job, jobId, this::name, config);
+    this.jobStatus = new JobStatusQueries(deployed::cluster, deployed::id);
     this.config = config;
     this.tables = new SinkTableAccess(this::name, job.settings());
-    this.embeddedTaskManagers = new EmbeddedTaskManagers(this::miniCluster, this::currentJobId);
-    this.processTaskManagers = new ProcessTaskManagers(this::processCluster, this::currentJobId);
-    this.processJobManagers = new ProcessJobManagers(this::processCluster);
+    this.embeddedTaskManagers = new EmbeddedTaskManagers(deployed::miniCluster, this::currentJobId);
+    this.processTaskManagers =
+        new ProcessTaskManagers(deployed::processCluster, this::currentJobId);
+    this.processJobManagers = new ProcessJobManagers(deployed::processCluster);
     this.faultPoints =
         JobFaultPoints.of(
             ClusterDescription.miniClusterOf(cluster) != null
                 ? null
                 : job.settings().faultChannel(),
-            () -> this.job.faultPoints());
-  }
-
-  private ProcessFlinkCluster processCluster() {
-    ProcessFlinkCluster processes = ClusterDescription.processesOf(cluster);
-    if (processes != null && !clusterLost) {
-      return processes;
-    }
-    throw new UnsupportedOperationException(
-        clusterLost
-            ? "The " + name() + " pipeline's cluster was lost; restore the job first"
-            : "The "
-                + name()
-                + " pipeline's cluster at "
-                + cluster.restAddress()
-                + " is not a cluster of processes the lab started");
+            () -> deployed.job().faultPoints());
+    this.links = new NetworkLinks(this::name, deployed::processCluster);
   }
 
   /**
@@ -165,7 +134,7 @@ public abstract class FlinkPipeline
     try {
       listener.jobSubmitted(this);
     } finally {
-      String gate = job.settings().startGate();
+      String gate = deployed.job().settings().startGate();
       if (gate != null) {
         faultPoints.openStartGate(gate);
       }
@@ -187,7 +156,7 @@ public abstract class FlinkPipeline
     if (rest == null) {
       return 1;
     }
-    Set<String> running = rest.taskManagersOf(jobId);
+    Set<String> running = rest.taskManagersOf(deployed.id());
     running.retainAll(rest.registeredTaskManagers());
     return running.size();
   }
@@ -198,12 +167,12 @@ public abstract class FlinkPipeline
    */
   public void awaitStreaming(Duration timeout) throws Exception {
     Instant deadline = Instant.now().plus(timeout);
-    cluster.awaitRunning(jobId, timeout);
+    deployed.cluster().awaitRunning(deployed.id(), timeout);
     awaitSourceStreaming(Duration.between(Instant.now(), deadline));
     LOG.info(
         "Job {} streams from its source {} ms after its submission returned",
-        jobId,
-        Duration.ofNanos(System.nanoTime() - submittedNanos).toMillis());
+        deployed.id(),
+        Duration.ofNanos(System.nanoTime() - deployed.submittedNanos()).toMillis());
   }
 
   /**
@@ -220,22 +189,22 @@ public abstract class FlinkPipeline
 
   /** The job as it runs now (it changes when restored). */
   protected OrdersJob job() {
-    return job;
+    return deployed.job();
   }
 
   /** The job's id as it runs now (it changes when restored as a new job). */
   protected JobID currentJobId() {
-    return jobId;
+    return deployed.id();
   }
 
   /** The cluster that answers Flink's REST API (a shared cluster's lease unwrapped), if any. */
   protected @Nullable RestFlinkCluster restCluster() {
-    return ClusterDescription.restOf(cluster);
+    return ClusterDescription.restOf(deployed.cluster());
   }
 
   /** The cluster the job runs on now (a fresh one after {@link #loseCluster()} and a restore). */
   protected FlinkCluster cluster() {
-    return cluster;
+    return deployed.cluster();
   }
 
   /**
@@ -248,12 +217,12 @@ public abstract class FlinkPipeline
    */
   @Override
   public Set<Class<? extends PipelineCapability>> capabilities() {
-    FlinkCluster current = cluster;
+    FlinkCluster current = deployed.cluster();
     Set<Class<? extends PipelineCapability>> offered = new HashSet<>(EMBEDDED_CAPABILITIES);
     ProcessFlinkCluster processes = ClusterDescription.processesOf(current);
     // A Hadoop catalog's commit lock lives in one JVM: compacting from the lab's JVM is safe only
     // while the job commits from this JVM too. A REST catalog resolves concurrent commits itself.
-    boolean sharedCommits = job.settings().catalog().commitsAcrossProcesses();
+    boolean sharedCommits = deployed.job().settings().catalog().commitsAcrossProcesses();
     if (processes != null) {
       if (!sharedCommits) {
         offered.remove(TableMaintenance.class);
@@ -270,22 +239,14 @@ public abstract class FlinkPipeline
         offered.remove(TableMaintenance.class);
       }
     }
-    if (EmbeddedSinkCatalog.serving(job.settings().catalog()).isPresent()) {
+    if (EmbeddedSinkCatalog.serving(deployed.job().settings().catalog()).isPresent()) {
       offered.add(SinkCatalogControl.class);
     }
-    if (job.faultPoints().isEmpty() || !faultPointsReachable(current)) {
+    if (deployed.job().faultPoints().isEmpty() || !faultPoints.reachableOn(current)) {
       offered.remove(FaultPoints.class);
     }
-    offered.addAll(proxies.capabilities());
+    offered.addAll(links.proxies().capabilities());
     return Set.copyOf(offered);
-  }
-
-  private boolean faultPointsReachable(FlinkCluster current) {
-    if (ClusterDescription.miniClusterOf(current) != null) {
-      return true;
-    }
-    FaultChannelState state = faultPoints.state();
-    return ClusterDescription.processesOf(current) != null ? !state.failed() : state.verified();
   }
 
   @Override
@@ -300,20 +261,21 @@ public abstract class FlinkPipeline
       offered = tables.maintenance();
     } else if (type == TaskManagerControl.class || type == TaskManagerProcessControl.class) {
       offered =
-          ClusterDescription.processesOf(cluster) != null
+          ClusterDescription.processesOf(deployed.cluster()) != null
               ? processTaskManagers
               : embeddedTaskManagers;
     } else if (type == JobManagerControl.class) {
       offered = processJobManagers;
     } else if (type == SinkCatalogControl.class) {
-      offered = EmbeddedSinkCatalog.serving(job.settings().catalog()).orElseThrow().control();
+      offered =
+          EmbeddedSinkCatalog.serving(deployed.job().settings().catalog()).orElseThrow().control();
     }
     return Optional.of(type.cast(offered));
   }
 
   @Override
   public CommitConsistency commitConsistency() {
-    return job.commitConsistency();
+    return deployed.job().commitConsistency();
   }
 
   @Override
@@ -323,8 +285,8 @@ public abstract class FlinkPipeline
 
   @Override
   public Map<String, String> effectiveConfiguration() {
-    Map<String, String> settings = new LinkedHashMap<>(job.effectiveConfiguration());
-    settings.putAll(ClusterDescription.of(cluster));
+    Map<String, String> settings = new LinkedHashMap<>(deployed.job().effectiveConfiguration());
+    settings.putAll(ClusterDescription.of(deployed.cluster()));
     settings.put("fault.channel", faultPoints.state().text());
     return settings;
   }
@@ -355,81 +317,49 @@ public abstract class FlinkPipeline
     }
   }
 
-  // JobControl
+  // JobControl: what the cluster reports of the job
 
   @Override
   public String jobId() {
-    return jobId.toHexString();
+    return jobStatus.jobId();
   }
 
   @Override
   public JobState state() {
-    try {
-      JobStatus status = cluster.status(jobId);
-      return JobState.valueOf(status.name());
-    } catch (Exception e) {
-      LOG.debug("Job status of {} unavailable", jobId, e);
-      return JobState.UNKNOWN;
-    }
+    return jobStatus.state();
   }
 
   @Override
   public long restartCount() {
-    try {
-      return cluster.restartCount(jobId);
-    } catch (Exception e) {
-      throw new IllegalStateException("The restart count of job " + jobId + " is unavailable", e);
-    }
+    return jobStatus.restartCount();
   }
 
   @Override
   public List<JobFailure> exceptionHistory() {
-    try {
-      return cluster.exceptionHistory(jobId);
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "The exception history of job " + jobId + " is unavailable", e);
-    }
+    return jobStatus.exceptionHistory();
   }
 
   @Override
   public List<CheckpointInfo> checkpoints() {
-    try {
-      return cluster.checkpoints(jobId);
-    } catch (Exception e) {
-      throw new IllegalStateException("The checkpoints of job " + jobId + " are unavailable", e);
-    }
+    return jobStatus.checkpoints();
   }
 
   @Override
   public void awaitRunning(Duration timeout) throws TimeoutException, InterruptedException {
-    try {
-      cluster.awaitRunning(jobId, timeout);
-    } catch (TimeoutException | InterruptedException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("Job " + jobId + " did not run: " + e.getMessage(), e);
-    }
+    jobStatus.awaitRunning(timeout);
   }
 
   @Override
   public CheckpointInfo awaitCompletedCheckpointAfter(Instant after, Duration timeout)
       throws TimeoutException, InterruptedException {
-    try {
-      return cluster.awaitCompletedCheckpointAfter(jobId, after, timeout);
-    } catch (TimeoutException | InterruptedException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException(
-          "No checkpoint of job " + jobId + " completed: " + e.getMessage(), e);
-    }
+    return jobStatus.awaitCompletedCheckpointAfter(after, timeout);
   }
 
   // FaultPoints: in this JVM through the switchboard (MiniCluster), else through the job's channel.
 
   @Override
   public Set<String> available() {
-    return job.faultPoints();
+    return deployed.job().faultPoints();
   }
 
   @Override
@@ -451,38 +381,16 @@ public abstract class FlinkPipeline
     return faultPoints.firedAt(faultId);
   }
 
-  private MiniClusterRunner miniCluster() {
-    MiniClusterRunner mini = ClusterDescription.miniClusterOf(cluster);
-    if (mini != null && !clusterLost) {
-      return mini;
-    }
-    throw new UnsupportedOperationException(
-        clusterLost
-            ? "The "
-                + name()
-                + " pipeline's cluster was lost; restore the job before controlling"
-                + " TaskManagers"
-            : "The "
-                + name()
-                + " pipeline controls TaskManagers only on its embedded MiniCluster, not on"
-                + " the session cluster at "
-                + cluster.restAddress());
-  }
-
-  // SavepointControl
+  // SavepointControl, with the loss of the cluster: the deployed job's
 
   @Override
   public String stopWithSavepoint(Duration timeout) throws Exception {
-    return cluster.stopWithSavepoint(jobId, savepointDirectory());
+    return deployed.stopWithSavepoint();
   }
 
   @Override
   public String triggerSavepoint(Duration timeout) throws Exception {
-    return cluster.triggerSavepoint(jobId, savepointDirectory());
-  }
-
-  private Path savepointDirectory() {
-    return Path.of(config.option(LabOptions.CHECKPOINTS_PATH).orElseThrow()).resolve("savepoints");
+    return deployed.triggerSavepoint();
   }
 
   @Override
@@ -497,38 +405,14 @@ public abstract class FlinkPipeline
    */
   @Override
   public String restoreKeepingJobId(String path, int parallelism) throws Exception {
-    if (!clusterLost) {
-      throw new IllegalStateException(
-          "Job "
-              + jobId
-              + " can be restored under its own id only on a fresh cluster (Flink refuses a"
-              + " duplicate job id); call loseCluster() first");
-    }
-    return restore(path, parallelism, jobId);
+    return restore(path, parallelism, deployed.idToKeepOnFreshCluster());
   }
 
   private String restore(String path, int parallelism, @Nullable JobID keptId) throws Exception {
-    OrdersJob restored = job.withParallelism(parallelism);
-    if (clusterLost) {
-      // The lost cluster was ours: a fresh one with the same settings takes the job.
-      ProcessFlinkCluster lost = ClusterDescription.processesOf(cluster);
-      if (lost != null) {
-        cluster = SharedProcessClusters.acquire(lost.settings(), lost.directory());
-      } else {
-        MiniClusterSettings settings = ClusterDescription.miniClusterOf(cluster).settings();
-        cluster =
-            cluster instanceof ClusterLease<?>
-                ? SharedMiniClusters.acquire(settings)
-                : MiniClusterRunner.start(settings);
-      }
-      clusterLost = false;
-      LOG.info("Started a new cluster at {} after the cluster was lost", cluster.restAddress());
-    }
+    OrdersJob restored = deployed.job().withParallelism(parallelism);
+    deployed.replaceClusterIfLost();
     beforeSubmit();
-    submittedNanos = System.nanoTime();
-    JobID restoredId = cluster.submit(restored, path, keptId);
-    job = restored;
-    jobId = restoredId;
+    JobID restoredId = deployed.submitRestored(restored, path, keptId);
     awaitStreaming(RESTORE_TIMEOUT);
     return restoredId.toHexString();
   }
@@ -540,24 +424,7 @@ public abstract class FlinkPipeline
    */
   @Override
   public String latestRetainedCheckpoint() throws Exception {
-    URI location = job.settings().checkpointLocation();
-    URI directory =
-        location != null
-            ? location
-            : job.settings().checkpointDirectory().toAbsolutePath().normalize().toUri();
-    RetainedCheckpoints.Found latest =
-        RetainedCheckpoints.latest(directory, jobId.toHexString())
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "No complete retained checkpoint (chk-<n>/_metadata) under "
-                            + directory
-                            + " for job "
-                            + jobId
-                            + " or an earlier one; await a completed checkpoint first"));
-    String uri = job.settings().storageUriOf(latest.directory()).toString();
-    // an existing directory's URI ends in '/'; Flink names checkpoints without it
-    return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+    return deployed.latestRetainedCheckpoint();
   }
 
   /**
@@ -568,35 +435,7 @@ public abstract class FlinkPipeline
    */
   @Override
   public void loseCluster() {
-    ProcessFlinkCluster processes = ClusterDescription.processesOf(cluster);
-    if (processes != null && !clusterLost) {
-      clusterLost = true;
-      LOG.info(
-          "Killing every process of the cluster at {} with job {}", cluster.restAddress(), jobId);
-      ClusterDescription.crash(processes);
-      return;
-    }
-    MiniClusterRunner mini = ClusterDescription.miniClusterOf(cluster);
-    if (mini == null) {
-      throw new UnsupportedOperationException(
-          "The "
-              + name()
-              + " pipeline can lose only an embedded MiniCluster it started; the session"
-              + " cluster at "
-              + cluster.restAddress()
-              + " is not the lab's to stop. Use stop-with-savepoint and restore instead.");
-    }
-    if (clusterLost) {
-      throw new IllegalStateException(
-          "The cluster of job " + jobId + " is lost already; restore the job first");
-    }
-    clusterLost = true;
-    LOG.info("Losing the MiniCluster at {} with job {}", cluster.restAddress(), jobId);
-    if (cluster instanceof ClusterLease<?>) {
-      SharedMiniClusters.lose(mini);
-    } else {
-      mini.close();
-    }
+    deployed.loseCluster();
   }
 
   /** The pipeline's two Iceberg tables, read through the sink's catalog. */
@@ -609,64 +448,50 @@ public abstract class FlinkPipeline
    * then offers their links and closes them with the pipeline.
    */
   public final void routedThrough(PipelineProxies through) {
-    this.proxies = through;
+    links.routeThrough(through);
   }
 
   @Override
   public NetworkLink sourceLink() {
-    return proxies
-        .source()
-        .orElseThrow(
-            () ->
-                new IllegalStateException(name() + " reaches its source without the lab's proxy"));
+    return links.sourceLink();
   }
 
   @Override
   public NetworkLink brokerLink() {
-    return proxies
-        .broker()
-        .orElseThrow(
-            () ->
-                new IllegalStateException(name() + " reaches its broker without the lab's proxy"));
+    return links.brokerLink();
   }
 
   @Override
   public NetworkLink zooKeeperLink() {
-    return processCluster()
-        .zooKeeperLink()
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    name()
-                        + " runs on no cluster of processes with ZooKeeper behind the lab's proxy"));
+    return links.zooKeeperLink();
   }
 
   @Override
   public List<String> zooKeeperSymptomsSince(Instant since, int limit) {
-    return processCluster().zooKeeperSymptomsSince(since, limit);
+    return links.zooKeeperSymptomsSince(since, limit);
   }
 
   @Override
   public void close() {
     try {
-      if (clusterLost) {
+      if (deployed.clusterLost()) {
         tables.close();
         return;
       }
       try {
-        cluster.cancelAndAwaitEnd(jobId, CANCEL_TIMEOUT);
+        deployed.cluster().cancelAndAwaitEnd(deployed.id(), CANCEL_TIMEOUT);
       } catch (Exception e) {
-        LOG.warn("Could not cancel job {}: {}", jobId, e.getMessage());
+        LOG.warn("Could not cancel job {}: {}", deployed.id(), e.getMessage());
       } finally {
         try {
           tables.close();
         } finally {
-          cluster.close();
+          deployed.cluster().close();
         }
       }
     } finally {
       // after the job: a proxy closed under a running job would look like a network fault
-      proxies.close();
+      links.proxies().close();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.reliabilitylab.pipeline.flink;
 
+import io.reliabilitylab.pipeline.flink.cluster.FlinkCluster;
 import io.reliabilitylab.pipeline.flink.faults.FaultChannel;
 import io.reliabilitylab.pipeline.flink.faults.FaultSwitchboard;
 import io.reliabilitylab.pipeline.flink.faults.StartGates;
@@ -49,6 +50,18 @@ final class JobFaultPoints {
 
   FaultChannelState state() {
     return state;
+  }
+
+  /**
+   * Whether the points can be reached while the job runs on {@code cluster}: in this JVM, or
+   * through a channel whose round trip has not failed (on a session cluster: has succeeded).
+   */
+  boolean reachableOn(FlinkCluster cluster) {
+    if (ClusterDescription.miniClusterOf(cluster) != null) {
+      return true;
+    }
+    FaultChannelState current = state;
+    return ClusterDescription.processesOf(cluster) != null ? !current.failed() : current.verified();
   }
 
   void arm(String point, FaultPosition position, String action, String faultId) {
