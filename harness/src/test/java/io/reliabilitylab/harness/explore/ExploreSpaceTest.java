@@ -112,7 +112,7 @@ class ExploreSpaceTest {
     assertThat(kinds.get("coordinator-failure")).containsExactly(Kind.NOW, Kind.AT_CHECKPOINT);
     assertThat(kinds.get("sink-commit-failure"))
         .containsExactly(Kind.AT_CHECKPOINT, Kind.AROUND_COMMIT);
-    assertThat(kinds.get("task-failure")).containsExactly(Kind.NOW);
+    assertThat(kinds.get("task-failure")).containsExactly(Kind.NOW, Kind.AFTER_EVENT);
     assertThat(kinds.get("savepoint-restore")).containsExactly(Kind.NOW);
     // pinned to the snapshot phase
     assertThat(kinds.get("task-exception:snapshot-phase")).containsExactly(Kind.SNAPSHOT_PHASE);
