@@ -39,66 +39,69 @@ final class JobStatusQueries implements JobControl {
 
   @Override
   public JobState state() {
+    JobID id = jobId.get();
     try {
-      JobStatus status = cluster.get().status(jobId.get());
+      JobStatus status = cluster.get().status(id);
       return JobState.valueOf(status.name());
     } catch (Exception e) {
-      LOG.debug("Job status of {} unavailable", jobId.get(), e);
+      LOG.debug("Job status of {} unavailable", id, e);
       return JobState.UNKNOWN;
     }
   }
 
   @Override
   public long restartCount() {
+    JobID id = jobId.get();
     try {
-      return cluster.get().restartCount(jobId.get());
+      return cluster.get().restartCount(id);
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "The restart count of job " + jobId.get() + " is unavailable", e);
+      throw new IllegalStateException("The restart count of job " + id + " is unavailable", e);
     }
   }
 
   @Override
   public List<JobFailure> exceptionHistory() {
+    JobID id = jobId.get();
     try {
-      return cluster.get().exceptionHistory(jobId.get());
+      return cluster.get().exceptionHistory(id);
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "The exception history of job " + jobId.get() + " is unavailable", e);
+      throw new IllegalStateException("The exception history of job " + id + " is unavailable", e);
     }
   }
 
   @Override
   public List<CheckpointInfo> checkpoints() {
+    JobID id = jobId.get();
     try {
-      return cluster.get().checkpoints(jobId.get());
+      return cluster.get().checkpoints(id);
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "The checkpoints of job " + jobId.get() + " are unavailable", e);
+      throw new IllegalStateException("The checkpoints of job " + id + " are unavailable", e);
     }
   }
 
   @Override
   public void awaitRunning(Duration timeout) throws TimeoutException, InterruptedException {
+    JobID id = jobId.get();
     try {
-      cluster.get().awaitRunning(jobId.get(), timeout);
+      cluster.get().awaitRunning(id, timeout);
     } catch (TimeoutException | InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      throw new IllegalStateException("Job " + jobId.get() + " did not run: " + e.getMessage(), e);
+      throw new IllegalStateException("Job " + id + " did not run: " + e.getMessage(), e);
     }
   }
 
   @Override
   public CheckpointInfo awaitCompletedCheckpointAfter(Instant after, Duration timeout)
       throws TimeoutException, InterruptedException {
+    JobID id = jobId.get();
     try {
-      return cluster.get().awaitCompletedCheckpointAfter(jobId.get(), after, timeout);
+      return cluster.get().awaitCompletedCheckpointAfter(id, after, timeout);
     } catch (TimeoutException | InterruptedException e) {
       throw e;
     } catch (Exception e) {
       throw new IllegalStateException(
-          "No checkpoint of job " + jobId.get() + " completed: " + e.getMessage(), e);
+          "No checkpoint of job " + id + " completed: " + e.getMessage(), e);
     }
   }
 }
