@@ -8,6 +8,8 @@ import io.reliabilitylab.record.RunRecord;
 import io.reliabilitylab.record.RunRecordReader;
 import io.reliabilitylab.spi.check.CheckResult;
 import io.reliabilitylab.spi.check.Verdict;
+import io.reliabilitylab.spi.fault.FaultEvidence;
+import io.reliabilitylab.spi.fault.FaultStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -83,7 +85,11 @@ class BrokerNegativeControlIT {
         failingOnlyUnderItsFault("duplicate-redelivery", "broken-dedup-last-only");
     RunRecord redelivered = runs.get("duplicate-redelivery");
     assertThat(redelivered.effectiveConfiguration().get("dedup")).contains("BROKEN");
-    Map<String, String> fault = redelivered.faults().get(0).evidence().details();
+    FaultEvidence evidence = redelivered.faults().get(0).evidence();
+    assertThat(evidence.status())
+        .as("the redelivery proven (%s; details %s)", evidence.reason(), evidence.details())
+        .isEqualTo(FaultStatus.FIRED);
+    Map<String, String> fault = evidence.details();
     assertThat(Long.parseLong(fault.get("seen_replays")))
         .as("the redelivery reached the job")
         .isGreaterThanOrEqualTo(Long.parseLong(fault.get("republished")));
