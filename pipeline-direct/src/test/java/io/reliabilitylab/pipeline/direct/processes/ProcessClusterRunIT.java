@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The direct pipeline on a cluster of processes the lab starts (two JobManagers with ZooKeeper, two
  * TaskManagers, one cluster for the whole suite): the five failure classes' default variants, a
  * TaskManager SIGKILLed and one frozen past its heartbeat timeout, and the leading JobManager
- * SIGKILLed, the TaskManagers' source link frozen behind the lab's proxy, and the whole cluster cut
- * off its ZooKeeper beyond the session timeout — each proven fired and recovered, every check
- * passed, and no process left once the lab lets its cluster go.
+ * SIGKILLed, the TaskManagers' source link frozen and delayed behind the lab's proxy, the source
+ * database SIGKILLed under them, and the whole cluster cut off its ZooKeeper beyond the session
+ * timeout — each proven fired and recovered, every check passed, and no process left once the lab
+ * lets its cluster go.
  */
 class ProcessClusterRunIT {
 
@@ -47,6 +48,9 @@ class ProcessClusterRunIT {
           "sink-commit-failure",
           // the TaskManager processes reach the source through the lab's proxy in the lab's JVM
           "network-partition",
+          "network-latency",
+          // the source database SIGKILLed under the TaskManager processes' binlog reader
+          "source-crash",
           // every process of the cluster reaches ZooKeeper through the lab's proxy
           "network-partition:zookeeper");
 
@@ -119,6 +123,14 @@ class ProcessClusterRunIT {
         .as("the killed JobManager rejoined as the standby")
         .containsEntry("rejoined", "true")
         .containsKey("rejoined_pid");
+    Map<String, String> crashed = details(byScenario.get("source-crash"));
+    assertThat(crashed.get("new_pid")).isNotEqualTo(crashed.get("killed_pid"));
+    assertThat(details(byScenario.get("network-latency")))
+        .as("the TaskManagers' source link went through the lab's proxy and was delayed")
+        .containsEntry("link", "source")
+        .hasEntrySatisfying(
+            "proxy_at_heal_chunks_delayed",
+            chunks -> assertThat(Long.parseLong(chunks)).isPositive());
     Map<String, String> cut =
         byScenario.get("network-partition:zookeeper").faults().get(0).recovery().details();
     assertThat(cut.values())
