@@ -42,10 +42,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker pipeline's suite on embedded defaults (MariaDB, an in-process KRaft broker, a Debezium
  * engine, a Flink MiniCluster, Iceberg on the local disk): a baseline, the three broker faults, a
- * crash of the source server, a network partition of the broker link (frozen), the unrepaired
- * poison control, and the default variant of each of the five Flink failure classes, each scenario
- * reconciled. The poison's payload appears nowhere but in the dead-letter topic: not in a run
- * record, not on the console, not in a log line, neither as text nor as base64.
+ * crash of the source server, the source link frozen and slowed, the broker link frozen, the
+ * unrepaired poison control, and the default variant of each of the five Flink failure classes,
+ * each scenario reconciled. The poison's payload appears nowhere but in the dead-letter topic: not
+ * in a run record, not on the console, not in a log line, neither as text nor as base64.
  */
 class BrokerRunCommandIT {
 
@@ -61,6 +61,9 @@ class BrokerRunCommandIT {
           "savepoint-restore:default",
           "sink-commit-failure:default",
           "source-crash",
+          // the source link (the Debezium engine's binlog stream) frozen, then slowed
+          "network-partition:default",
+          "network-latency:default",
           "network-partition:broker");
 
   private static final Pattern ORIGINAL_VALUE =
