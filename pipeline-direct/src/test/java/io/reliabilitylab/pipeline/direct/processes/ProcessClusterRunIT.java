@@ -124,6 +124,7 @@ class ProcessClusterRunIT {
         .containsEntry("rejoined", "true")
         .containsKey("rejoined_pid");
     Map<String, String> crashed = details(byScenario.get("source-crash"));
+    assertThat(crashed).containsKeys("killed_pid", "new_pid");
     assertThat(crashed.get("new_pid")).isNotEqualTo(crashed.get("killed_pid"));
     assertThat(details(byScenario.get("network-latency")))
         .as("the TaskManagers' source link went through the lab's proxy and was delayed")
